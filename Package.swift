@@ -1,0 +1,83 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "EntitlementKit",
+    products: [
+        .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
+        .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
+        .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
+        .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
+        .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
+        .executable(name: "entitlements", targets: ["entitlements"]),
+    ],
+    // The user asked for no third-party packages: everything here is the toolchain's.
+    dependencies: [],
+    targets: [
+        // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors.
+        .target(name: "EntitlementKit"),
+
+        // One adapter module per backend; each depends on the core only.
+        .target(
+            name: "EntitlementKitRevenueCat",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/RevenueCat"
+        ),
+        .target(
+            name: "EntitlementKitQonversion",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/Qonversion"
+        ),
+
+        // Bulk conversion, format detection and parity reports over any set of adapters.
+        .target(name: "EntitlementKitMigration", dependencies: ["EntitlementKit"]),
+
+        // Recorded vendor responses and the unified snapshots they must map to, as a resource
+        // module so tests (and apps' own contract tests) read them through `Bundle.module`.
+        .target(
+            name: "EntitlementKitFixtures",
+            dependencies: ["EntitlementKit"],
+            path: "Fixtures",
+            exclude: ["README.md"],
+            resources: [.copy("revenuecat"), .copy("qonversion"), .copy("cross-provider")]
+        ),
+
+        .executableTarget(
+            name: "entitlements",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitMigration",
+            ]
+        ),
+
+        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"]),
+        .testTarget(
+            name: "RevenueCatAdapterTests",
+            dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "QonversionAdapterTests",
+            dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "EntitlementsCLITests",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitMigration",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitFixtures",
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+// JSON → snapshot, strictly: our own format has no excuse for missing keys or contradictions, and a
+// snapshot read back from a cache decides access just as a fresh one does.
+
+extension EntitlementSnapshot {
+    /// Reads a snapshot in the unified JSON form.
+    ///
+    /// Every key of the schema must be present (`null` where optional). Refused with a located
+    /// ``DocumentError``: another `schemaVersion`, wrong JSON types, malformed dates, an entitlement
+    /// whose key differs from its `id`, `willRenew` that contradicts `renewState`, and
+    /// `activeEntitlementIds` that contradict the entitlements' `isActive`. Unknown enum strings are kept.
+    public init(json root: JSONNode) throws(DocumentError) {
+        let version = try root.required("schemaVersion")
+        guard try version.integer() == Int64(Self.schemaVersion) else {
+            throw version.invalid("is not a supported schemaVersion (this version reads \(Self.schemaVersion))")
+        }
+        var entitlements: [Entitlement] = []
+        for (key, node) in try root.required("entitlements").members() {
+            let entitlement = try Entitlement(json: node)
+            guard entitlement.id == key else {
+                throw DocumentError(kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
+                                    reason: "differs from the entitlement's key \(JSONWriter.quoted(key))")
+            }
+            entitlements.append(entitlement)
+        }
+        self.init(
+            provider: try root.present("provider").string(),
+            appUserId: try root.nullable("appUserId")?.string(),
+            originalAppUserId: try root.nullable("originalAppUserId")?.string(),
+            requestDate: try root.nullable("requestDate")?.date(),
+            evaluatedAt: try root.present("evaluatedAt").date(),
+            firstSeen: try root.nullable("firstSeen")?.date(),
+            managementURL: try root.nullable("managementUrl").map { (node) throws(DocumentError) -> URL in
+                guard let url = URL(string: try node.string()) else { throw node.invalid("is not a URL") }
+                return url
+            },
+            originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
+            originalPurchaseDate: try root.nullable("originalPurchaseDate")?.date(),
+            entitlements: entitlements,
+            nonSubscriptionTransactions: try root.present("nonSubscriptionTransactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) }
+        )
+        for entitlement in self.entitlements.values where entitlement.isActive {
+            if let expirationDate = entitlement.expirationDate, evaluatedAt > expirationDate {
+                throw DocumentError(kind: .inconsistent, path: JSONPath.root.appending("entitlements").appending(entitlement.id).appending("isActive"),
+                                    value: "true", reason: "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt")
+            }
+        }
+        let listed = try root.present("activeEntitlementIds")
+        let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
+        guard listedIds.sorted() == activeEntitlementIds.sorted() else {
+            throw DocumentError(kind: .inconsistent, path: listed.path, offending: listed.value,
+                                reason: "contradicts the entitlements' isActive (\(activeEntitlementIds))")
+        }
+    }
+
+    /// Reads a snapshot from unified JSON bytes.
+    public init(json data: Data) throws(DocumentError) {
+        try self.init(json: JSONNode(parsing: data))
+    }
+}
+
+extension Entitlement {
+    /// Reads one entitlement in the unified JSON form; see ``EntitlementSnapshot/init(json:)-(JSONNode)``.
+    public init(json node: JSONNode) throws(DocumentError) {
+        self.init(
+            id: try node.present("id").string(),
+            productId: try node.nullable("productId")?.string(),
+            productPlanId: try node.nullable("productPlanId")?.string(),
+            renewState: RenewState(rawValue: try node.present("renewState").string()),
+            periodType: PeriodType(rawValue: try node.present("periodType").string()),
+            store: Store(rawValue: try node.present("store").string()),
+            storeRaw: try node.nullable("storeRaw")?.string(),
+            isSandbox: try node.present("isSandbox").bool(),
+            grantType: GrantType(rawValue: try node.present("grantType").string()),
+            ownershipType: OwnershipType(rawValue: try node.present("ownershipType").string()),
+            originalPurchaseDate: try node.nullable("originalPurchaseDate")?.date(),
+            firstPurchaseDate: try node.nullable("firstPurchaseDate")?.date(),
+            latestPurchaseDate: try node.nullable("latestPurchaseDate")?.date(),
+            trialStartDate: try node.nullable("trialStartDate")?.date(),
+            expirationDate: try node.nullable("expirationDate")?.date(),
+            gracePeriodExpirationDate: try node.nullable("gracePeriodExpirationDate")?.date(),
+            unsubscribeDetectedAt: try node.nullable("unsubscribeDetectedAt")?.date(),
+            billingIssueDetectedAt: try node.nullable("billingIssueDetectedAt")?.date(),
+            refundedAt: try node.nullable("refundedAt")?.date(),
+            renewsCount: try node.nullable("renewsCount").map { (count) throws(DocumentError) -> Int in
+                let value = try count.integer()
+                guard value >= 0, value <= Int64(Int32.max) else { throw count.invalid("is not a count") }
+                return Int(value)
+            },
+            lastActivatedOfferCode: try node.nullable("lastActivatedOfferCode")?.string(),
+            transactions: try node.present("transactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) },
+            at: .distantPast
+        )
+        let active = try node.present("isActive")
+        self.isActive = try active.bool()
+        let willRenewNode = try node.present("willRenew")
+        guard try willRenewNode.bool() == willRenew else {
+            throw DocumentError(kind: .inconsistent, path: willRenewNode.path, offending: willRenewNode.value,
+                                reason: "contradicts renewState \(JSONWriter.quoted(renewState.rawValue))")
+        }
+    }
+}
+
+extension Transaction {
+    /// Reads one transaction in the unified JSON form.
+    public init(json node: JSONNode) throws(DocumentError) {
+        self.init(
+            transactionId: try node.nullable("transactionId")?.string(),
+            originalTransactionId: try node.nullable("originalTransactionId")?.string(),
+            productId: try node.nullable("productId")?.string(),
+            type: TransactionType(rawValue: try node.present("type").string()),
+            transactionDate: try node.nullable("transactionDate")?.date(),
+            expirationDate: try node.nullable("expirationDate")?.date(),
+            revocationDate: try node.nullable("revocationDate")?.date(),
+            environment: Environment(rawValue: try node.present("environment").string()),
+            ownershipType: OwnershipType(rawValue: try node.present("ownershipType").string()),
+            offerCode: try node.nullable("offerCode")?.string(),
+            store: Store(rawValue: try node.present("store").string())
+        )
+    }
+}
+
+extension JSONNode {
+    /// The member `key`, which must be present and not `null`.
+    fileprivate func present(_ key: String) throws(DocumentError) -> JSONNode {
+        try required(key)
+    }
+
+    /// The member `key`, which must be present but may be `null` (then `nil`).
+    fileprivate func nullable(_ key: String) throws(DocumentError) -> JSONNode? {
+        let value = try optional(key)
+        if value == nil, member(key) == nil {
+            throw DocumentError(kind: .missingField, path: path.appending(key), reason: "is required (null when unknown) but missing")
+        }
+        return value
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+// Snapshot → JSON: the canonical form of unified-snapshot.md. Every key is written, `null` when unset.
+
+extension EntitlementSnapshot {
+    /// The snapshot as a JSON value in the unified form (schema version 1).
+    public var jsonValue: JSONValue {
+        .object([
+            "schemaVersion": .integer(Int64(Self.schemaVersion)),
+            "provider": .string(provider),
+            "appUserId": appUserId.json,
+            "originalAppUserId": originalAppUserId.json,
+            "requestDate": requestDate.json,
+            "evaluatedAt": .string(RFC3339.string(from: evaluatedAt)),
+            "firstSeen": firstSeen.json,
+            "managementUrl": managementURL.map { .string($0.absoluteString) } ?? .null,
+            "originalApplicationVersion": originalApplicationVersion.json,
+            "originalPurchaseDate": originalPurchaseDate.json,
+            "entitlements": .object(entitlements.mapValues(\.jsonValue)),
+            "activeEntitlementIds": .array(activeEntitlementIds.map(JSONValue.string)),
+            "nonSubscriptionTransactions": .array(nonSubscriptionTransactions.map(\.jsonValue)),
+        ])
+    }
+
+    /// The canonical JSON text: sorted keys, every key present, UTC dates with `Z`.
+    ///
+    /// - Parameter compact: one line without spaces (JSON Lines) instead of the pretty form.
+    public func canonicalJSON(compact: Bool = false) -> String {
+        compact ? jsonValue.compactText : jsonValue.prettyText
+    }
+
+    /// ``canonicalJSON(compact:)`` as UTF-8 bytes.
+    public func canonicalJSONData(compact: Bool = false) -> Data {
+        Data(canonicalJSON(compact: compact).utf8)
+    }
+}
+
+extension Entitlement {
+    /// The entitlement as a JSON value in the unified form.
+    public var jsonValue: JSONValue {
+        .object([
+            "id": .string(id),
+            "isActive": .bool(isActive),
+            "productId": productId.json,
+            "productPlanId": productPlanId.json,
+            "renewState": .string(renewState.rawValue),
+            "willRenew": .bool(willRenew),
+            "periodType": .string(periodType.rawValue),
+            "store": .string(store.rawValue),
+            "storeRaw": storeRaw.json,
+            "isSandbox": .bool(isSandbox),
+            "grantType": .string(grantType.rawValue),
+            "ownershipType": .string(ownershipType.rawValue),
+            "originalPurchaseDate": originalPurchaseDate.json,
+            "firstPurchaseDate": firstPurchaseDate.json,
+            "latestPurchaseDate": latestPurchaseDate.json,
+            "trialStartDate": trialStartDate.json,
+            "expirationDate": expirationDate.json,
+            "gracePeriodExpirationDate": gracePeriodExpirationDate.json,
+            "unsubscribeDetectedAt": unsubscribeDetectedAt.json,
+            "billingIssueDetectedAt": billingIssueDetectedAt.json,
+            "refundedAt": refundedAt.json,
+            "renewsCount": renewsCount.map { .integer(Int64($0)) } ?? .null,
+            "lastActivatedOfferCode": lastActivatedOfferCode.json,
+            "transactions": .array(transactions.map(\.jsonValue)),
+        ])
+    }
+}
+
+extension Transaction {
+    /// The transaction as a JSON value in the unified form.
+    public var jsonValue: JSONValue {
+        .object([
+            "transactionId": transactionId.json,
+            "originalTransactionId": originalTransactionId.json,
+            "productId": productId.json,
+            "type": .string(type.rawValue),
+            "transactionDate": transactionDate.json,
+            "expirationDate": expirationDate.json,
+            "revocationDate": revocationDate.json,
+            "environment": .string(environment.rawValue),
+            "ownershipType": .string(ownershipType.rawValue),
+            "offerCode": offerCode.json,
+            "store": .string(store.rawValue),
+        ])
+    }
+}
+
+extension Optional where Wrapped == String {
+    fileprivate var json: JSONValue { map(JSONValue.string) ?? .null }
+}
+
+extension Optional where Wrapped == Date {
+    fileprivate var json: JSONValue { map { .string(RFC3339.string(from: $0)) } ?? .null }
+}

@@ -1,0 +1,69 @@
+/// Why a document was refused, and exactly where.
+///
+/// Every failure to read a vendor response or a unified snapshot is a `DocumentError`: it names the
+/// JSON path, quotes the offending value (shortened), and says what was expected. The CLI prints its
+/// ``description`` after the file name; apps can switch on ``kind``. A document that fails never
+/// yields a snapshot, so it never grants access.
+public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The family of failure.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The bytes are not JSON (truncated, stray characters, invalid UTF-8, duplicate keys).
+        case syntax
+        /// A required member is absent.
+        case missingField
+        /// A member has the wrong JSON type.
+        case wrongType
+        /// A member has the right type but an unusable value (a date that is not a date).
+        case invalidValue
+        /// The document does not look like any format the reader knows.
+        case unrecognizedFormat
+        /// The vendor's envelope says the request failed (`success: false`, an `error` body).
+        case vendorError
+        /// Parts of the document contradict each other.
+        case inconsistent
+    }
+
+    /// The family of failure.
+    public var kind: Kind
+    /// Where in the document the problem is.
+    public var path: JSONPath
+    /// The offending value as JSON text, shortened to ``maximumValueLength`` characters; `nil` when
+    /// there is no value (a missing member).
+    public var value: String?
+    /// What is wrong, phrased to follow the value: `is not an ISO 8601 date`, `must be a string`.
+    public var reason: String
+    /// The 1-based line in the document's text, for syntax errors.
+    public var line: Int?
+
+    /// The longest value quoted in a message.
+    public static let maximumValueLength = 60
+
+    /// Creates an error.
+    public init(kind: Kind, path: JSONPath, value: String? = nil, reason: String, line: Int? = nil) {
+        self.kind = kind
+        self.path = path
+        self.value = value.map(Self.shortened)
+        self.reason = reason
+        self.line = line
+    }
+
+    /// Creates an error that quotes `value`.
+    public init(kind: Kind, path: JSONPath, offending value: JSONValue, reason: String) {
+        self.init(kind: kind, path: path, value: JSONWriter.compactText(of: value), reason: reason)
+    }
+
+    /// One line: `line 3: subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.
+    public var description: String {
+        var text = ""
+        if let line { text += "line \(line): " }
+        text += path.description + ": "
+        if let value { text += value + " " }
+        text += reason
+        return text
+    }
+
+    static func shortened(_ text: String) -> String {
+        guard text.count > maximumValueLength else { return text }
+        return String(text.prefix(maximumValueLength - 1)) + "…"
+    }
+}

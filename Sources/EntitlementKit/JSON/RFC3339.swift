@@ -1,0 +1,142 @@
+import Foundation
+
+/// Internet date-time (RFC 3339) parsing and the canonical snapshot date format.
+///
+/// Hand-written rather than `ISO8601DateFormatter`, which is 20–40× slower on Linux, and stricter than
+/// `Date.ISO8601FormatStyle`, which rolls `2024-02-30` over to March: an impossible date is an error.
+/// Dates carry millisecond precision; finer fractions are truncated.
+public enum RFC3339 {
+    /// Parses `2025-06-01T12:00:00Z`, `2025-06-01T12:00:00.123Z`, `2025-06-01T14:00:00+02:00` (also `+0200`).
+    /// A time-zone designator is required; anything else, including impossible calendar dates, is `nil`.
+    public static func date(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse(Array($0)) }.map(Date.init(millisecondsSince1970:))
+    }
+
+    /// The canonical form: UTC with `Z`, milliseconds only when non-zero.
+    public static func string(from date: Date) -> String {
+        let milliseconds = date.millisecondsSince1970
+        var days = milliseconds / 86_400_000
+        var remainder = milliseconds % 86_400_000
+        if remainder < 0 {
+            remainder += 86_400_000
+            days -= 1
+        }
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let hour = remainder / 3_600_000
+        let minute = remainder / 60_000 % 60
+        let second = remainder / 1000 % 60
+        let fraction = remainder % 1000
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+        if fraction != 0 { text += "." + pad(fraction, 3) }
+        return text + "Z"
+    }
+
+    /// The years a canonical date can express.
+    public static let supportedYears = 1...9999
+
+    private static func parse(_ bytes: [UInt8]) -> Int64? {
+        var index = 0
+        func number(_ digits: Int) -> Int64? {
+            guard index + digits <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for _ in 0..<digits {
+                let byte = bytes[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+                index += 1
+            }
+            return value
+        }
+        func expect(_ characters: UInt8...) -> Bool {
+            guard index < bytes.count, characters.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = number(2),
+            expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2)
+        else { return nil }
+        guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        var milliseconds: Int64 = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                if digits < 3 { milliseconds = milliseconds * 10 + Int64(bytes[index] - 0x30) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { milliseconds *= 10 }
+        }
+        var offsetMinutes: Int64 = 0
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = number(2) else { return nil }
+            _ = expect(UInt8(ascii: ":"))
+            guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            offsetMinutes = sign * (hours * 60 + minutes)
+        default:
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let secondsOfDay = hour * 3600 + minute * 60 + second
+        return (days * 86_400 + secondsOfDay - offsetMinutes * 60) * 1000 + milliseconds
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Days from civil and back: the proleptic Gregorian algorithms of H. Hinnant's date library notes.
+    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(fromDaysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+extension Date {
+    /// The date `milliseconds` after 1970-01-01T00:00:00Z.
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// Whole milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest.
+    public var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// What one backend says about one entitlement of one customer, evaluated at one instant.
+///
+/// An entitlement (`premium`, `pro`) is a level of access that one or more products unlock. The same
+/// type describes RevenueCat's and Qonversion's entitlements; fields a backend does not send are `nil`
+/// or `.unknown`. ``isActive`` is the answer at the snapshot's `evaluatedAt`; see
+/// ``isActive(expirationDate:vendorFlag:at:)`` for the rule.
+public struct Entitlement: Sendable, Hashable, Identifiable {
+    /// The entitlement identifier (`premium`).
+    public var id: String
+    /// Whether the customer has access at the instant the entitlement was evaluated.
+    public internal(set) var isActive: Bool
+    /// The product that unlocked it (bare, without a Google base plan).
+    public var productId: String?
+    /// The Google Play base plan of ``productId``.
+    public var productPlanId: String?
+    /// Whether and how it renews.
+    public var renewState: RenewState
+    /// The kind of period the customer is in.
+    public var periodType: PeriodType
+    /// Where it was bought.
+    public var store: Store
+    /// The backend's own name for ``store`` (`app_store`, `appstore`, `roku`).
+    public var storeRaw: String?
+    /// Bought in a sandbox / test environment.
+    public var isSandbox: Bool
+    /// How the customer came to hold it.
+    public var grantType: GrantType
+    /// Purchased or family-shared.
+    public var ownershipType: OwnershipType
+    /// The first start of this entitlement.
+    public var originalPurchaseDate: Date?
+    /// The first paid purchase.
+    public var firstPurchaseDate: Date?
+    /// The latest purchase or renewal.
+    public var latestPurchaseDate: Date?
+    /// When a free trial started.
+    public var trialStartDate: Date?
+    /// The end of access; `nil` means lifetime (no expiry).
+    public var expirationDate: Date?
+    /// The end of a store billing grace period, as reported (access already follows ``expirationDate``).
+    public var gracePeriodExpirationDate: Date?
+    /// When auto-renew was switched off.
+    public var unsubscribeDetectedAt: Date?
+    /// When the store reported a billing problem.
+    public var billingIssueDetectedAt: Date?
+    /// When it was refunded.
+    public var refundedAt: Date?
+    /// How many times it renewed, when the backend counts.
+    public var renewsCount: Int?
+    /// The last offer code the customer activated.
+    public var lastActivatedOfferCode: String?
+    /// The transactions that unlocked it, oldest first.
+    public var transactions: [Transaction]
+
+    /// Whether it is set to renew: exactly `renewState == .willRenew`.
+    public var willRenew: Bool { renewState == .willRenew }
+
+    /// Creates an entitlement evaluated at `instant`.
+    ///
+    /// - Parameters:
+    ///   - vendorFlag: the backend's own activity flag when its format sends one (Qonversion's
+    ///     `active`); `nil` when access is decided by the expiration date alone.
+    ///   - instant: the evaluation instant; ``isActive`` is computed from it by the unified rule.
+    public init(
+        id: String,
+        productId: String? = nil,
+        productPlanId: String? = nil,
+        renewState: RenewState = .unknown,
+        periodType: PeriodType = .unknown,
+        store: Store = .unknown,
+        storeRaw: String? = nil,
+        isSandbox: Bool = false,
+        grantType: GrantType = .unknown,
+        ownershipType: OwnershipType = .unknown,
+        originalPurchaseDate: Date? = nil,
+        firstPurchaseDate: Date? = nil,
+        latestPurchaseDate: Date? = nil,
+        trialStartDate: Date? = nil,
+        expirationDate: Date? = nil,
+        gracePeriodExpirationDate: Date? = nil,
+        unsubscribeDetectedAt: Date? = nil,
+        billingIssueDetectedAt: Date? = nil,
+        refundedAt: Date? = nil,
+        renewsCount: Int? = nil,
+        lastActivatedOfferCode: String? = nil,
+        transactions: [Transaction] = [],
+        vendorFlag: Bool? = nil,
+        at instant: Date
+    ) {
+        self.id = id
+        self.isActive = Self.isActive(expirationDate: expirationDate, vendorFlag: vendorFlag, at: instant)
+        self.productId = productId.nonEmpty
+        self.productPlanId = productPlanId.nonEmpty
+        self.renewState = renewState
+        self.periodType = periodType
+        self.store = store
+        self.storeRaw = storeRaw
+        self.isSandbox = isSandbox
+        self.grantType = grantType
+        self.ownershipType = ownershipType
+        self.originalPurchaseDate = originalPurchaseDate
+        self.firstPurchaseDate = firstPurchaseDate
+        self.latestPurchaseDate = latestPurchaseDate
+        self.trialStartDate = trialStartDate
+        self.expirationDate = expirationDate
+        self.gracePeriodExpirationDate = gracePeriodExpirationDate
+        self.unsubscribeDetectedAt = unsubscribeDetectedAt
+        self.billingIssueDetectedAt = billingIssueDetectedAt
+        self.refundedAt = refundedAt
+        self.renewsCount = renewsCount
+        self.lastActivatedOfferCode = lastActivatedOfferCode
+        self.transactions = transactions
+    }
+}

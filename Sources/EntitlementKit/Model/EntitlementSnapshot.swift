@@ -1,0 +1,105 @@
+import Foundation
+
+/// Everything one backend said about one customer's access, mapped into the unified model and
+/// evaluated at one instant.
+///
+/// Snapshots are what adapters produce, what the CLI prints, and what contract tests and migration
+/// diffs compare. Ask it the questions a paywall asks:
+///
+/// ```swift
+/// if snapshot["premium"]?.isActive == true { unlockPremium() }
+/// let unlocked = snapshot.active.map(\.id)
+/// ```
+///
+/// A snapshot answers for its ``evaluatedAt`` instant; ``evaluated(at:)`` re-judges it later (a cached
+/// snapshot after a day offline) without the vendor's document.
+public struct EntitlementSnapshot: Sendable, Hashable {
+    /// The version of the unified JSON form this type reads and writes.
+    public static let schemaVersion = 1
+
+    /// The adapter that produced it: `revenuecat`, `qonversion`, …
+    public var provider: String
+    /// The customer the response belongs to.
+    public var appUserId: String?
+    /// The first app user id the backend knew for this customer (RevenueCat).
+    public var originalAppUserId: String?
+    /// The server's time when it answered.
+    public var requestDate: Date?
+    /// The instant ``Entitlement/isActive`` was computed for.
+    public internal(set) var evaluatedAt: Date
+    /// When the backend first saw the customer (RevenueCat).
+    public var firstSeen: Date?
+    /// Where the customer manages their subscription.
+    public var managementURL: URL?
+    /// The app version of the customer's first download (App Store).
+    public var originalApplicationVersion: String?
+    /// When the customer first downloaded or bought the app (App Store).
+    public var originalPurchaseDate: Date?
+    /// Every entitlement the backend reported, active or not, by id.
+    public var entitlements: [String: Entitlement]
+    /// One-time purchases, oldest first.
+    public var nonSubscriptionTransactions: [Transaction]
+
+    /// Creates a snapshot. Each entitlement keeps the ``Entitlement/isActive`` it was created with;
+    /// create them at the same `evaluatedAt`.
+    public init(
+        provider: String,
+        appUserId: String? = nil,
+        originalAppUserId: String? = nil,
+        requestDate: Date? = nil,
+        evaluatedAt: Date,
+        firstSeen: Date? = nil,
+        managementURL: URL? = nil,
+        originalApplicationVersion: String? = nil,
+        originalPurchaseDate: Date? = nil,
+        entitlements: [Entitlement] = [],
+        nonSubscriptionTransactions: [Transaction] = []
+    ) {
+        self.provider = provider
+        self.appUserId = appUserId.nonEmpty
+        self.originalAppUserId = originalAppUserId.nonEmpty
+        self.requestDate = requestDate
+        self.evaluatedAt = evaluatedAt
+        self.firstSeen = firstSeen
+        self.managementURL = managementURL
+        self.originalApplicationVersion = originalApplicationVersion
+        self.originalPurchaseDate = originalPurchaseDate
+        self.entitlements = Dictionary(entitlements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.nonSubscriptionTransactions = nonSubscriptionTransactions
+    }
+
+    /// The entitlement `id`, active or not.
+    public subscript(id: String) -> Entitlement? {
+        entitlements[id]
+    }
+
+    /// Every entitlement, sorted by id.
+    public var all: [Entitlement] {
+        entitlements.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+    }
+
+    /// The entitlements the customer has access to at ``evaluatedAt``, sorted by id.
+    public var active: [Entitlement] {
+        all.filter(\.isActive)
+    }
+
+    /// The sorted ids of ``active``.
+    public var activeEntitlementIds: [String] {
+        active.map(\.id)
+    }
+
+    /// Whether the customer has access to anything at all.
+    public var hasActiveEntitlement: Bool {
+        entitlements.values.contains(where: \.isActive)
+    }
+
+    /// Whether entitlement `id` exists and is active.
+    public func isActive(_ id: String) -> Bool {
+        entitlements[id]?.isActive ?? false
+    }
+
+    /// The entitlements unlocked by product `productId`, sorted by id.
+    public func entitlements(forProduct productId: String) -> [Entitlement] {
+        all.filter { $0.productId == productId }
+    }
+}
