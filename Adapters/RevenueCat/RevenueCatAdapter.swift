@@ -12,7 +12,7 @@ import Foundation
 /// if snapshot["premium"]?.isActive == true { unlockPremium() }
 /// ```
 ///
-/// The document is refused with a located ``EntitlementKit/DocumentError`` — never partly mapped —
+/// The document is refused with a located `DocumentError` — never partly mapped —
 /// when `request_date`, `subscriber`, `original_app_user_id` or `first_seen` is missing, when any date
 /// it reads is not an RFC 3339 date, when an entitlement, subscription or one-time purchase has the
 /// wrong JSON type or lacks a required member (`product_identifier`, `purchase_date`, a one-time

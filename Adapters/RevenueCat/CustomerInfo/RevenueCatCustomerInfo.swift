@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Apps that move from RevenueCat's SDK keep asking these questions (`activeSubscriptions`,
 /// `expirationDate(forProductIdentifier:)`, …). They are about store products, not entitlements, so they
-/// have no place in the vendor-neutral ``EntitlementKit/EntitlementSnapshot``; the snapshot of the same
+/// have no place in the vendor-neutral `EntitlementSnapshot`; the snapshot of the same
 /// response is ``snapshot``.
 ///
 /// ```swift
@@ -25,7 +25,6 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
     private let expirationDates: ProductKeyedDates
     private let purchaseDates: ProductKeyedDates
     private let oneTimeProductIds: Set<String>
-    private let subscriptionExpirationDates: [Date]
 
     /// The instant ``activeSubscriptions`` is computed for (the snapshot's `evaluatedAt`).
     public var evaluatedAt: Date { snapshot.evaluatedAt }
@@ -47,9 +46,7 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
     }
 
     /// The furthest expiry of any subscription, `nil` when none has one. One-time purchases are ignored.
-    public var latestExpirationDate: Date? {
-        subscriptionExpirationDates.max()
-    }
+    public let latestExpirationDate: Date?
 
     /// The expiry of the subscription keyed `productId` (`gold:monthly` for a Google base plan), `nil`
     /// when there is none or it does not expire.
@@ -74,6 +71,6 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
                                     date: purchase.purchaseDate, isSubscription: purchase.subscription != nil)
         })
         oneTimeProductIds = Set(response.subscriber.nonSubscriptions.compactMap { $1.isEmpty ? nil : $0 })
-        subscriptionExpirationDates = subscriptions.compactMap(\.expiresDate)
+        latestExpirationDate = subscriptions.compactMap(\.expiresDate).max()
     }
 }
