@@ -35,8 +35,8 @@ extension RevenueCatSubscriber {
 
         var nonSubscriptions: [String: [RevenueCatNonSubscription]] = [:]
         for (productId, member) in try node.optional("non_subscriptions")?.sortedMembers() ?? [] {
-            nonSubscriptions[productId] = try member.elements().map { (element) throws(DocumentError) in
-                try RevenueCatNonSubscription(reading: element, productId: productId)
+            nonSubscriptions[productId] = try member.elements().enumerated().map { (index, element) throws(DocumentError) in
+                try RevenueCatNonSubscription(reading: element, productId: productId, index: index)
             }
         }
         self.nonSubscriptions = nonSubscriptions
@@ -69,9 +69,9 @@ extension RevenueCatSubscription {
 }
 
 extension RevenueCatNonSubscription {
-    init(reading node: JSONNode, productId: String) throws(DocumentError) {
+    init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
         self.productId = productId
-        index = node.path.components.last.flatMap { if case .index(let index) = $0 { index } else { nil } } ?? 0
+        self.index = index
         revenueCatId = try node.optional("id")?.identifier()
         storeTransactionId = try node.optional("store_transaction_id")?.identifier()
         purchaseDate = try node.required("purchase_date").date()
