@@ -19,7 +19,7 @@ import Foundation
 /// An entitlement is active when Qonversion's flag says so **and** its expiration date (if any) has
 /// not passed: a stale `active: 1` past its expiry is inactive. A failed envelope, a malformed
 /// element, an element without an id or two elements with the same id fail the whole document with
-/// a located ``DocumentError``. See <doc:QonversionMapping> for every field.
+/// a located `DocumentError`. See <doc:QonversionMapping> for every field.
 public struct QonversionAdapter: EntitlementAdapter {
     /// `"qonversion"`.
     public let provider = "qonversion"
