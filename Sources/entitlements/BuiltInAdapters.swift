@@ -1,0 +1,4 @@
+import EntitlementKit
+
+/// The vendor formats the tool reads, besides the unified form. The one place to add a backend.
+let builtInAdapters: [any EntitlementAdapter] = []
