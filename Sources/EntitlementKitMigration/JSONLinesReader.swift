@@ -85,7 +85,8 @@ public struct JSONLinesReader {
                 return line
             }
             searchStart = buffer.count
-            if buffer.count - lineStart > maximumLineLength {
+            // One byte of slack for the `\r` of a `\r\n` line break.
+            if buffer.count - lineStart > maximumLineLength + 1 {
                 // Forget the long line's bytes as they come; only its length is reported.
                 skippingLongLine = true
                 skippedBytes += buffer.count - lineStart
