@@ -52,7 +52,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"]),
+        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
         .testTarget(
             name: "RevenueCatAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]

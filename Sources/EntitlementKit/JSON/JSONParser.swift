@@ -84,10 +84,10 @@ struct JSONParser {
             skipWhitespace()
             path.append(.key(key))
             let value = try parseValue(depth: depth)
-            path.removeLast()
             if members.updateValue(value, forKey: key) != nil {
                 throw failure("duplicate key \(JSONWriter.quoted(key)) makes the object ambiguous")
             }
+            path.removeLast()
             skipWhitespace()
             guard position < bytes.count else { throw failure("the document ends inside an object") }
             switch bytes[position] {

@@ -1,0 +1,72 @@
+import EntitlementKit
+import Foundation
+
+extension Entitlement {
+    /// Maps one read Qonversion entitlement, evaluated at `instant`.
+    ///
+    /// Access is the server's flag **and** the unified date rule. Ownership, sandbox and the refund date
+    /// come from the latest transaction (by transaction date); with no transactions they are unknown,
+    /// false and `nil`.
+    init(qonversion wire: QonversionWireEntitlement, at instant: Date) {
+        let ordered = wire.transactions.oldestFirst()
+        let latest = ordered.last
+        self.init(
+            id: wire.id,
+            productId: wire.productId,
+            renewState: RenewState(qonversion: wire.renewState),
+            periodType: PeriodType(qonversion: wire.currentPeriodType),
+            store: Store(qonversionSource: wire.source),
+            storeRaw: wire.source,
+            isSandbox: Environment(qonversion: latest?.environment) == .sandbox,
+            grantType: GrantType(qonversion: wire.grantType),
+            ownershipType: OwnershipType(qonversion: latest?.ownershipType),
+            originalPurchaseDate: wire.startedDate,
+            firstPurchaseDate: wire.firstPurchaseDate,
+            latestPurchaseDate: wire.lastPurchaseDate,
+            trialStartDate: wire.trialStartDate,
+            expirationDate: wire.expirationDate,
+            unsubscribeDetectedAt: wire.autoRenewDisableDate,
+            refundedAt: latest?.revokeDate,
+            renewsCount: wire.renewsCount,
+            lastActivatedOfferCode: wire.lastActivatedOfferCode,
+            transactions: ordered.map(Transaction.init(qonversion:)),
+            vendorFlag: wire.activeFlag,
+            at: instant
+        )
+    }
+}
+
+extension Transaction {
+    /// Maps one `store_transactions` element. Qonversion sends no product id or store per
+    /// transaction, so those stay `nil` / `unknown` rather than being copied from the entitlement.
+    init(qonversion wire: QonversionWireTransaction) {
+        self.init(
+            transactionId: wire.transactionId,
+            originalTransactionId: wire.originalTransactionId,
+            type: TransactionType(qonversion: wire.type),
+            transactionDate: wire.transactionDate,
+            expirationDate: wire.expirationDate,
+            revocationDate: wire.revokeDate,
+            environment: Environment(qonversion: wire.environment),
+            ownershipType: OwnershipType(qonversion: wire.ownershipType),
+            offerCode: wire.offerCode
+        )
+    }
+}
+
+extension Array where Element == QonversionWireTransaction {
+    /// Oldest first by transaction date; equal dates keep wire order, and undated transactions come
+    /// first (they cannot be the latest one).
+    func oldestFirst() -> [QonversionWireTransaction] {
+        enumerated()
+            .sorted { lhs, rhs in
+                switch (lhs.element.transactionDate, rhs.element.transactionDate) {
+                case let (left?, right?) where left != right: left < right
+                case (nil, _?): true
+                case (_?, nil): false
+                default: lhs.offset < rhs.offset
+                }
+            }
+            .map(\.element)
+    }
+}

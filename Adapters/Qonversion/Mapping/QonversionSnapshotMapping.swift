@@ -1,0 +1,31 @@
+import EntitlementKit
+import Foundation
+
+extension EntitlementSnapshot {
+    /// Maps a read Qonversion document, evaluated at `instant`.
+    ///
+    /// Two elements with the same entitlement id make the document ambiguous (the SDKs silently keep
+    /// the later one, which may withdraw or grant access depending on order), so that is an
+    /// `inconsistent` error naming the second element.
+    init(qonversion document: QonversionWireDocument, provider: String, at instant: Date) throws(DocumentError) {
+        var firstPathById: [String: JSONPath] = [:]
+        var entitlements: [Entitlement] = []
+        entitlements.reserveCapacity(document.entitlements.count)
+        for wire in document.entitlements {
+            if let earlier = firstPathById[wire.id] {
+                throw DocumentError(kind: .inconsistent, path: wire.idPath, offending: .string(wire.id),
+                                    reason: "repeats the entitlement id at \(earlier); the response is ambiguous")
+            }
+            firstPathById[wire.id] = wire.idPath
+            entitlements.append(Entitlement(qonversion: wire, at: instant))
+        }
+        self.init(
+            provider: provider,
+            appUserId: document.userId,
+            requestDate: document.serverTime,
+            evaluatedAt: instant,
+            originalApplicationVersion: document.originalApplicationVersion,
+            entitlements: entitlements
+        )
+    }
+}

@@ -1,0 +1,83 @@
+import EntitlementKit
+import Foundation
+
+// Field readers shared by the three wire shapes. Every present, non-null value must have the JSON type
+// Qonversion documents for it; `null` and absence both mean "not said".
+
+extension JSONNode {
+    /// The entitlement id of an element: required, a non-empty string. An element without one could be
+    /// any entitlement, so it fails the document rather than being skipped.
+    func qonversionEntitlementId() throws(DocumentError) -> (id: String, path: JSONPath) {
+        let node = try required("id")
+        guard let id = try node.identifier() else {
+            throw node.invalid("is empty: an entitlement element needs an id")
+        }
+        return (id, node.path)
+    }
+
+    /// The server's activity flag: `0`/`1` on v1, a JSON boolean on the REST APIs; both are accepted
+    /// everywhere. Any other number is refused rather than read as "non-zero means active".
+    func qonversionFlag() throws(DocumentError) -> Bool {
+        switch value {
+        case .bool(let flag):
+            return flag
+        case .integer, .double:
+            switch try integer() {
+            case 0: return false
+            case 1: return true
+            default: throw invalid("must be 0 or 1")
+            }
+        default:
+            throw typeMismatch("0 or 1 or a boolean")
+        }
+    }
+
+    /// `renew_state`: an integer code (v1) or a name (REST, and some v1 servers).
+    func qonversionRenewState() throws(DocumentError) -> QonversionRenewStateCode {
+        switch value {
+        case .string(let name): return .name(name)
+        case .integer, .double: return .code(try integer())
+        default: throw typeMismatch("an integer or a string")
+        }
+    }
+
+    /// The member `key` as a string, `nil` when absent or `null`.
+    func optionalString(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.string()
+    }
+
+    /// The member `key` as an identifier, `nil` when absent, `null` or empty.
+    func optionalIdentifier(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.identifier()
+    }
+
+    /// The member `key` as a count of seconds since the epoch (v1, v3), `nil` when absent or `null`.
+    func optionalEpochSeconds(_ key: String) throws(DocumentError) -> Date? {
+        try optional(key)?.dateFromEpochSeconds()
+    }
+
+    /// The member `key` as an RFC 3339 date-time string (v4), `nil` when absent or `null`.
+    func optionalISODate(_ key: String) throws(DocumentError) -> Date? {
+        try optional(key)?.date()
+    }
+
+    /// The member `key` as a non-negative count, `nil` when absent or `null`.
+    func optionalCount(_ key: String) throws(DocumentError) -> Int? {
+        guard let node = try optional(key) else { return nil }
+        let count = try node.integer()
+        guard count >= 0 else { throw node.invalid("must not be negative") }
+        return Int(count)
+    }
+
+    /// The member `key` as an object, `nil` when absent or `null`.
+    func optionalObject(_ key: String) throws(DocumentError) -> JSONNode? {
+        guard let node = try optional(key) else { return nil }
+        guard case .object = node.value else { throw node.typeMismatch("an object") }
+        return node
+    }
+
+    /// Fails unless this node is an object.
+    func requireObject() throws(DocumentError) {
+        guard case .object = value else { throw typeMismatch("an object") }
+    }
+}

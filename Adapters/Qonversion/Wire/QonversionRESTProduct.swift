@@ -1,0 +1,20 @@
+import EntitlementKit
+
+/// The nested `product` object of a v3 or v4 list item: the same keys in both versions.
+///
+/// `product` is absent on manual grants, and `product.subscription` exists only for subscription
+/// products, so every part is optional.
+struct QonversionRESTProduct: Sendable, Hashable {
+    var productId: String?
+    var renewState: QonversionRenewStateCode?
+    var currentPeriodType: String?
+
+    /// Reads `item.product`; an absent product reads as all `nil`.
+    init(item: JSONNode) throws(DocumentError) {
+        guard let product = try item.optionalObject("product") else { return }
+        productId = try product.optionalIdentifier("product_id")
+        guard let subscription = try product.optionalObject("subscription") else { return }
+        renewState = try subscription.optional("renew_state")?.qonversionRenewState()
+        currentPeriodType = try subscription.optionalString("current_period_type")
+    }
+}

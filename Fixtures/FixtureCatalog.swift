@@ -1,0 +1,74 @@
+import EntitlementKit
+import Foundation
+
+/// The bundled fixture scenarios, by provider.
+///
+/// ```swift
+/// for scenario in try FixtureCatalog.scenarios(provider: "revenuecat") {
+///     let result = try FixtureVerifier.verify(scenario, with: RevenueCatAdapter())
+///     #expect(result.passed, "\(result)")
+/// }
+/// ```
+public enum FixtureCatalog {
+    /// The providers that have a fixture folder.
+    public static let providers = ["revenuecat", "qonversion"]
+
+    /// The folder holding `provider`'s fixtures inside the resource bundle.
+    public static func directory(provider: String) -> URL? {
+        Bundle.module.url(forResource: provider, withExtension: nil)
+    }
+
+    /// Every scenario of `provider`, sorted by name. A response without an expectation file, or an
+    /// expectation without a response, is an error: a fixture that is never checked proves nothing.
+    public static func scenarios(provider: String) throws -> [FixtureScenario] {
+        guard let directory = directory(provider: provider) else { throw FixtureCatalogError.missingFolder(provider) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        let files = Set(names)
+        var scenarios: [FixtureScenario] = []
+        for file in names.sorted() where !file.hasSuffix(".expected.json") && !file.hasSuffix(".expected-error.json") {
+            let name = String(file.dropLast(".json".count))
+            let snapshotFile = name + ".expected.json"
+            let errorFile = name + ".expected-error.json"
+            let expectation: FixtureScenario.Expectation
+            switch (files.contains(snapshotFile), files.contains(errorFile)) {
+            case (true, false): expectation = .snapshot(directory.appendingPathComponent(snapshotFile))
+            case (false, true): expectation = .failure(directory.appendingPathComponent(errorFile))
+            default: throw FixtureCatalogError.unpaired("\(provider)/\(file)")
+            }
+            scenarios.append(
+                FixtureScenario(provider: provider, name: name, documentURL: directory.appendingPathComponent(file), expectation: expectation))
+        }
+        for file in names where file.hasSuffix(".expected.json") || file.hasSuffix(".expected-error.json") {
+            let base = file.hasSuffix(".expected.json") ? String(file.dropLast(".expected.json".count)) : String(file.dropLast(".expected-error.json".count))
+            if !files.contains(base + ".json") { throw FixtureCatalogError.unpaired("\(provider)/\(file)") }
+        }
+        return scenarios
+    }
+
+    /// The scenario `name` of `provider`.
+    public static func scenario(provider: String, name: String) throws -> FixtureScenario {
+        guard let scenario = try scenarios(provider: provider).first(where: { $0.name == name }) else {
+            throw FixtureCatalogError.unknownScenario("\(provider)/\(name)")
+        }
+        return scenario
+    }
+}
+
+/// A fixture folder that cannot be used as it is.
+public enum FixtureCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The provider has no fixture folder in the bundle.
+    case missingFolder(String)
+    /// A response without an expectation, or the other way round (or both expectation kinds).
+    case unpaired(String)
+    /// No scenario has that name.
+    case unknownScenario(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .missingFolder(let provider): "no fixture folder for provider \(provider)"
+        case .unpaired(let file): "\(file) needs exactly one partner: <name>.json with <name>.expected.json or <name>.expected-error.json"
+        case .unknownScenario(let name): "no fixture scenario \(name)"
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Reads EntitlementKit's own unified snapshot JSON as if it were a backend's format (`--from unified`).
+///
+/// The document is decoded strictly (see ``EntitlementSnapshot/init(json:)-(JSONNode)``) and then
+/// re-evaluated at the requested instant with ``EntitlementSnapshot/evaluated(at:)``, so a stored
+/// snapshot answers exactly as a cached one would.
+public struct UnifiedSnapshotAdapter: EntitlementAdapter {
+    /// Creates the adapter.
+    public init() {}
+
+    /// `unified`.
+    public var provider: String { "unified" }
+
+    /// An object with a `schemaVersion` member.
+    public func recognizes(_ document: JSONValue) -> Bool {
+        document["schemaVersion"] != nil
+    }
+
+    /// Decodes the snapshot and judges it at `instant`; its `provider` stays the one it was made by.
+    public func snapshot(from document: JSONNode, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+        try EntitlementSnapshot(json: document).evaluated(at: instant)
+    }
+}

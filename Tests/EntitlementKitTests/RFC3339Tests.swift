@@ -1,0 +1,33 @@
+import EntitlementKit
+import Foundation
+import Testing
+
+@Suite("RFC 3339 dates")
+struct RFC3339Tests {
+    @Test("refuses what is not an internet date-time", arguments: [
+        "next tuesday", "", "2025-06-01", "2025-06-01T12:00:00", "2025-06-01 12:00:00Z", "2025-02-30T00:00:00Z",
+        "2025-13-01T00:00:00Z", "2025-06-01T24:00:00Z", "2025-06-01T12:60:00Z", "2025-06-01T12:00:60Z",
+        "2025-06-01T12:00:00.Z", "2025-06-01T12:00:00+25:00", "2025-06-01T12:00:00Zjunk", "1700000000", "0000-01-01T00:00:00Z",
+        "2023-02-29T00:00:00Z", "+2025-06-01T12:00:00Z",
+    ])
+    func refusals(text: String) {
+        #expect(RFC3339.date(from: text) == nil)
+    }
+
+    @Test("accepts the forms vendors send")
+    func acceptances() {
+        let reference = Date(timeIntervalSince1970: 1_748_779_200)  // 2025-06-01T12:00:00Z
+        for text in ["2025-06-01T12:00:00Z", "2025-06-01T12:00:00.000Z", "2025-06-01t12:00:00z", "2025-06-01T13:00:00+01:00", "2025-06-01T13:00:00+0100"] {
+            #expect(RFC3339.date(from: text) == reference, "\(text)")
+        }
+        #expect(RFC3339.date(from: "2000-02-29T00:00:00Z") != nil)
+    }
+
+    @Test("formatting matches Foundation's ISO 8601 output for whole seconds")
+    func agreesWithFoundation() {
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 123_456_789.0) {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(RFC3339.string(from: date) == date.formatted(.iso8601))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import EntitlementKit
+import Foundation
+import Testing
+
+@Suite("Asking a snapshot what the customer may use")
+struct SnapshotQueryTests {
+    @Test("lookup, active and all")
+    func queries() {
+        let snapshot = goldenSnapshot()
+        #expect(snapshot["pro"]?.isActive == true)
+        #expect(snapshot["trial"]?.isActive == false)
+        #expect(snapshot["missing"] == nil)
+        #expect(snapshot.isActive("pro"))
+        #expect(!snapshot.isActive("missing"))
+        #expect(snapshot.all.map(\.id) == ["lifetime", "pro", "trial"])
+        #expect(snapshot.active.map(\.id) == ["lifetime", "pro"])
+        #expect(snapshot.activeEntitlementIds == ["lifetime", "pro"])
+        #expect(snapshot.hasActiveEntitlement)
+        #expect(snapshot.entitlements(forProduct: "pro_monthly").map(\.id) == ["pro"])
+        #expect(snapshot.entitlements(forProduct: "nothing").isEmpty)
+    }
+
+    @Test("a customer with nothing active")
+    func nothingActive() {
+        let snapshot = goldenSnapshot().evaluated(at: instant("2025-07-01T00:00:00.001Z"))
+        #expect(snapshot.activeEntitlementIds == ["lifetime"])
+        let empty = EntitlementSnapshot(provider: "p", evaluatedAt: instant("2025-01-01T00:00:00Z"))
+        #expect(!empty.hasActiveEntitlement)
+        #expect(empty.all.isEmpty)
+    }
+
+    @Test("open enumerations know their values and keep others")
+    func openEnumerations() {
+        #expect(Store.knownValues.count == 12)
+        #expect(Store.appStore.isKnown)
+        #expect(!Store(rawValue: "roku").isKnown)
+        #expect(Store(rawValue: "appStore") == .appStore)
+        let literal: PeriodType = "trial"
+        #expect(literal == .trial)
+        #expect(RenewState.knownValues.map(\.rawValue) == ["willRenew", "nonRenewable", "billingIssue", "cancelled", "unknown"])
+    }
+}
