@@ -5,8 +5,8 @@ import Foundation
 /// or EntitlementKit's own unified form.
 ///
 /// The format is named by its provider id (`revenuecat`, `qonversion`, `unified`) or, when not named,
-/// detected from the document's shape: an adapter's ``EntitlementAdapter/recognizes(_:)``, or a
-/// top-level `schemaVersion` for the unified form. A document that matches no format, or more than one,
+/// detected from the document's shape by the adapters' ``EntitlementAdapter/recognizes(_:)`` (a
+/// top-level `schemaVersion` for the unified form). A document that matches no format, or more than one,
 /// is refused with a ``DocumentError`` of kind `unrecognizedFormat`.
 ///
 /// ```swift
@@ -17,17 +17,19 @@ public struct SnapshotDecoder: Sendable {
     /// The name of EntitlementKit's unified snapshot format.
     public static let unifiedFormat = "unified"
 
-    /// The vendor formats this decoder reads, in the order given.
+    /// Every format this decoder reads: the adapters given, then ``UnifiedSnapshotAdapter`` unless one
+    /// of them already reads `unified`.
     public let adapters: [any EntitlementAdapter]
 
     /// Creates a decoder for `adapters`' formats and the unified form.
     public init(adapters: [any EntitlementAdapter]) {
-        self.adapters = adapters
+        let readsUnified = adapters.contains { $0.provider == Self.unifiedFormat }
+        self.adapters = readsUnified ? adapters : adapters + [UnifiedSnapshotAdapter()]
     }
 
-    /// Every format name this decoder accepts: the adapters' providers, then `unified`.
+    /// Every format name this decoder accepts, in ``adapters`` order (`unified` last by default).
     public var formatNames: [String] {
-        adapters.map(\.provider) + [Self.unifiedFormat]
+        adapters.map(\.provider)
     }
 
     /// Whether `name` is one of ``formatNames``.
@@ -37,8 +39,7 @@ public struct SnapshotDecoder: Sendable {
 
     /// The name of the one format `document` has the shape of.
     public func detectFormat(of document: JSONNode) throws(DocumentError) -> String {
-        var matches = adapters.filter { $0.recognizes(document.value) }.map(\.provider)
-        if document.value["schemaVersion"] != nil { matches.append(Self.unifiedFormat) }
+        let matches = adapters.filter { $0.recognizes(document.value) }.map(\.provider)
         switch matches.count {
         case 1:
             return matches[0]
@@ -60,9 +61,6 @@ public struct SnapshotDecoder: Sendable {
     public func snapshot(from document: JSONNode, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
         let name: String
         if let format { name = format } else { name = try detectFormat(of: document) }
-        if name == Self.unifiedFormat {
-            return try EntitlementSnapshot(json: document).evaluated(at: instant)
-        }
         guard let adapter = adapters.first(where: { $0.provider == name }) else {
             throw DocumentError(kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name).compactText,
                                 reason: "is not a known format (\(formatList))")

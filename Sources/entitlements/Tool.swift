@@ -58,9 +58,7 @@ enum Tool {
         }
         do {
             let rest = Array(arguments.dropFirst())
-            let parsed = command == ValidateUserIdCommand.self
-                ? try ValidateUserIdCommand.parse(rest)
-                : try ParsedArguments(rest, for: command.definition)
+            let parsed = try command.parse(rest)
             if parsed.wantsHelp { return emitOrFail(command.definition.help, context: context) }
             return try command.run(parsed, context: context)
         } catch {

@@ -62,6 +62,12 @@ enum FetchCommand: Command {
         exitStatuses: "  64 always (not available in this version)"
     )
 
+    /// Whatever the options, only `--help` is honoured: the command itself is not available.
+    static func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments {
+        let help = arguments.contains("--help") || arguments.contains("-h")
+        return try ParsedArguments(help ? ["--help"] : [], for: definition)
+    }
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         throw .usage("'fetch' is not available in this version of entitlements; export the responses and use 'convert' or 'migrate'", command: definition.name)
     }
