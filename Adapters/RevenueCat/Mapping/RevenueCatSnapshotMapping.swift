@@ -1,0 +1,135 @@
+import EntitlementKit
+import Foundation
+
+// The wire model → the unified snapshot, rule by rule as unified-snapshot.md states them for RevenueCat.
+// The places where the result deliberately differs from RevenueCat's own SDK are listed in the
+// RevenueCatMapping DocC article.
+
+extension RevenueCatResponse {
+    /// The unified snapshot of this response evaluated at `instant`.
+    func snapshot(provider: String, at instant: Date) -> EntitlementSnapshot {
+        let purchases = subscriber.purchasesByProductId
+        // An entitlement whose product is in neither `subscriptions` nor `non_subscriptions` is left out,
+        // as RevenueCat's SDKs do: without its purchase nothing but the dates would be known.
+        let entitlements = subscriber.entitlements.values.compactMap { record -> Entitlement? in
+            guard let purchase = purchases[record.productIdentifier] else { return nil }
+            return Entitlement(revenueCat: record, joined: purchase, at: instant)
+        }
+        return EntitlementSnapshot(
+            provider: provider,
+            appUserId: subscriber.originalAppUserId,
+            originalAppUserId: subscriber.originalAppUserId,
+            requestDate: requestDate,
+            evaluatedAt: instant,
+            firstSeen: subscriber.firstSeen,
+            managementURL: subscriber.managementURL,
+            originalApplicationVersion: subscriber.originalApplicationVersion,
+            originalPurchaseDate: subscriber.originalPurchaseDate,
+            entitlements: entitlements,
+            nonSubscriptionTransactions: subscriber.nonSubscriptionPurchasesOldestFirst.map(Transaction.init(revenueCatOneTime:))
+        )
+    }
+}
+
+extension Entitlement {
+    /// One entitlement from its record and the purchase its `product_identifier` names.
+    ///
+    /// Access and its end come from the entitlement's own `expires_date` (the server's verdict, which
+    /// already includes store grace periods and refund revocations); everything about how it was bought
+    /// comes from the joined purchase.
+    init(revenueCat record: RevenueCatEntitlementRecord, joined purchase: RevenueCatPurchase, at instant: Date) {
+        let subscription = purchase.subscription
+        let store = Store(revenueCat: purchase.store)
+        // A one-time purchase has no period; RevenueCat calls it normal.
+        let periodType = subscription.map { PeriodType(revenueCat: $0.periodType) } ?? .normal
+        // A one-time purchase carries no ownership; RevenueCat assumes the customer bought it.
+        let ownershipType = subscription.map { OwnershipType(revenueCat: $0.ownershipType) } ?? .purchased
+        self.init(
+            id: record.id,
+            productId: record.productIdentifier,
+            productPlanId: subscription?.productPlanIdentifier ?? record.productPlanIdentifier,
+            renewState: .revenueCat(expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
+            periodType: periodType,
+            store: store,
+            storeRaw: purchase.store.text.flatMap { $0.isEmpty ? nil : $0 },
+            isSandbox: purchase.isSandbox,
+            grantType: GrantType(revenueCatStore: store, ownership: ownershipType),
+            ownershipType: ownershipType,
+            originalPurchaseDate: purchase.originalPurchaseDate,
+            latestPurchaseDate: record.purchaseDate,
+            trialStartDate: periodType == .trial ? subscription?.purchaseDate : nil,
+            expirationDate: record.expiresDate,
+            gracePeriodExpirationDate: subscription?.gracePeriodExpiresDate ?? record.gracePeriodExpiresDate,
+            unsubscribeDetectedAt: subscription?.unsubscribeDetectedAt,
+            billingIssueDetectedAt: subscription?.billingIssuesDetectedAt,
+            refundedAt: subscription?.refundedAt,
+            transactions: [
+                Transaction(revenueCatJoined: purchase, productId: record.productIdentifier, periodType: periodType,
+                            store: store, ownershipType: ownershipType)
+            ],
+            vendorFlag: nil,
+            at: instant
+        )
+    }
+}
+
+extension RenewState {
+    /// The unified RevenueCat rule: no expiration date, a one-time purchase, a `promotional` store or a
+    /// `prepaid` period → `nonRenewable`; else a billing issue → `billingIssue`; else an unsubscribe →
+    /// `cancelled`; else `willRenew`. The expiration date is the entitlement's, the one the snapshot shows.
+    static func revenueCat(expirationDate: Date?, purchase: RevenueCatPurchase, store: Store, periodType: PeriodType) -> RenewState {
+        guard let subscription = purchase.subscription, expirationDate != nil, store != .promotional, periodType != .prepaid else {
+            return .nonRenewable
+        }
+        if subscription.billingIssuesDetectedAt != nil { return .billingIssue }
+        if subscription.unsubscribeDetectedAt != nil { return .cancelled }
+        return .willRenew
+    }
+}
+
+extension TransactionType {
+    /// What the latest transaction of a joined purchase did, as far as the v1 body tells:
+    /// a one-time purchase → `nonConsumablePurchase`; a `trial` period → `trialStarted`; an `intro`
+    /// period → `introStarted`; otherwise `subscriptionStarted` when the period began the subscription
+    /// (`purchase_date == original_purchase_date`), `subscriptionRenewed` when it began later, and
+    /// `unknown` without an `original_purchase_date` to tell.
+    static func revenueCat(purchase: RevenueCatPurchase, periodType: PeriodType) -> TransactionType {
+        guard purchase.subscription != nil else { return .nonConsumablePurchase }
+        if periodType == .trial { return .trialStarted }
+        if periodType == .intro { return .introStarted }
+        guard let original = purchase.originalPurchaseDate else { return .unknown }
+        return original == purchase.purchaseDate ? .subscriptionStarted : .subscriptionRenewed
+    }
+}
+
+extension Transaction {
+    /// The transaction synthesized for an entitlement from its joined purchase's latest period.
+    init(revenueCatJoined purchase: RevenueCatPurchase, productId: String, periodType: PeriodType, store: Store, ownershipType: OwnershipType) {
+        self.init(
+            transactionId: purchase.storeTransactionId,
+            originalTransactionId: Self.revenueCatOriginalTransactionId(of: purchase),
+            productId: productId,
+            type: .revenueCat(purchase: purchase, periodType: periodType),
+            transactionDate: purchase.purchaseDate,
+            expirationDate: purchase.subscription?.expiresDate,
+            revocationDate: purchase.subscription?.refundedAt,
+            environment: Environment(revenueCatSandbox: purchase.isSandbox),
+            ownershipType: ownershipType,
+            store: store
+        )
+    }
+
+    /// One element of `non_subscriptions`.
+    init(revenueCatOneTime purchase: RevenueCatNonSubscription) {
+        self.init(revenueCatJoined: .nonSubscription(purchase), productId: purchase.productId, periodType: .normal,
+                  store: Store(revenueCat: purchase.store), ownershipType: .purchased)
+    }
+
+    /// The v1 body names only the latest store transaction. When that transaction opened the chain
+    /// (`purchase_date == original_purchase_date`) it *is* the original transaction; otherwise the
+    /// original id is not in the document and stays `nil` rather than guessed.
+    private static func revenueCatOriginalTransactionId(of purchase: RevenueCatPurchase) -> String? {
+        guard let original = purchase.originalPurchaseDate, original == purchase.purchaseDate else { return nil }
+        return purchase.storeTransactionId
+    }
+}

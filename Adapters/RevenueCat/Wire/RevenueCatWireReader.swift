@@ -1,0 +1,133 @@
+import EntitlementKit
+import Foundation
+
+// Reading the v1 subscriber body through `JSONNode`, so every refusal names its path and value.
+//
+// Strict and lenient exactly where RevenueCat's iOS SDK (the reference decoder) is: `store`,
+// `period_type`, `ownership_type` and the subscriber's `management_url` never fail a document; every
+// other field that is read must have its documented type, and every date must be an RFC 3339 string with
+// a time-zone designator. Members are visited in sorted key order so that, when a document has several
+// problems, the one reported is always the same.
+
+extension RevenueCatResponse {
+    /// Reads a whole response. Unknown members (`schema_version`, `request_date_ms`, `other_purchases`,
+    /// `subscriber_attributes`, `price`, …) are ignored.
+    init(reading root: JSONNode) throws(DocumentError) {
+        let subscriber = try root.required("subscriber")
+        requestDate = try root.required("request_date").date()
+        self.subscriber = try RevenueCatSubscriber(reading: subscriber)
+    }
+}
+
+extension RevenueCatSubscriber {
+    init(reading node: JSONNode) throws(DocumentError) {
+        originalAppUserId = try node.required("original_app_user_id").string()
+        firstSeen = try node.required("first_seen").date()
+        managementURL = ManagementURL.parse(node.member("management_url"))
+        originalApplicationVersion = try node.optional("original_application_version")?.string()
+        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
+
+        var subscriptions: [String: RevenueCatSubscription] = [:]
+        for (productId, member) in try node.optional("subscriptions")?.sortedMembers() ?? [] {
+            subscriptions[productId] = try RevenueCatSubscription(reading: member, productId: productId)
+        }
+        self.subscriptions = subscriptions
+
+        var nonSubscriptions: [String: [RevenueCatNonSubscription]] = [:]
+        for (productId, member) in try node.optional("non_subscriptions")?.sortedMembers() ?? [] {
+            nonSubscriptions[productId] = try member.elements().enumerated().map { (index, element) throws(DocumentError) in
+                try RevenueCatNonSubscription(reading: element, productId: productId, index: index)
+            }
+        }
+        self.nonSubscriptions = nonSubscriptions
+
+        var entitlements: [String: RevenueCatEntitlementRecord] = [:]
+        for (id, member) in try node.optional("entitlements")?.sortedMembers() ?? [] {
+            entitlements[id] = try RevenueCatEntitlementRecord(reading: member, id: id)
+        }
+        self.entitlements = entitlements
+    }
+}
+
+extension RevenueCatSubscription {
+    init(reading node: JSONNode, productId: String) throws(DocumentError) {
+        self.productId = productId
+        purchaseDate = try node.required("purchase_date").date()
+        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
+        expiresDate = try node.optional("expires_date")?.date()
+        periodType = LenientRawValue(node.member("period_type"))
+        store = LenientRawValue(node.member("store"))
+        isSandbox = try node.optional("is_sandbox")?.bool() ?? false
+        unsubscribeDetectedAt = try node.optional("unsubscribe_detected_at")?.date()
+        billingIssuesDetectedAt = try node.optional("billing_issues_detected_at")?.date()
+        gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
+        refundedAt = try node.optional("refunded_at")?.date()
+        ownershipType = LenientRawValue(node.member("ownership_type"))
+        productPlanIdentifier = try node.optional("product_plan_identifier")?.identifier()
+        storeTransactionId = try node.optional("store_transaction_id")?.identifier()
+    }
+}
+
+extension RevenueCatNonSubscription {
+    init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
+        self.productId = productId
+        self.index = index
+        revenueCatId = try node.optional("id")?.identifier()
+        storeTransactionId = try node.optional("store_transaction_id")?.identifier()
+        purchaseDate = try node.required("purchase_date").date()
+        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
+        store = LenientRawValue(node.member("store"))
+        isSandbox = try node.required("is_sandbox").bool()
+    }
+}
+
+extension RevenueCatEntitlementRecord {
+    init(reading node: JSONNode, id: String) throws(DocumentError) {
+        self.id = id
+        productIdentifier = try node.required("product_identifier").string()
+        expiresDate = try node.optional("expires_date")?.date()
+        purchaseDate = try node.optional("purchase_date")?.date()
+        gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
+        productPlanIdentifier = try node.optional("product_plan_identifier")?.identifier()
+    }
+}
+
+extension LenientRawValue {
+    /// Classifies a tolerant member without ever failing.
+    init(_ node: JSONNode?) {
+        guard let node, !node.isNull else {
+            self = .absent
+            return
+        }
+        if case .string(let text) = node.value {
+            self = .text(text)
+        } else {
+            self = .unreadable
+        }
+    }
+}
+
+/// The subscriber's `management_url`, which RevenueCat's SDK decodes as "a URL or nothing".
+enum ManagementURL {
+    /// An absolute URL with a scheme and a host, or `nil` for anything else: absent, `null`, `""`, a
+    /// number or boolean, a relative reference, text with spaces. Checked by hand because Foundation's
+    /// `URL(string:)` percent-encodes invalid characters instead of refusing them.
+    static func parse(_ node: JSONNode?) -> URL? {
+        guard case .string(let text)? = node?.value, !text.isEmpty else { return nil }
+        let forbidden = text.unicodeScalars.contains { scalar in
+            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">" || scalar == "\\"
+                || scalar == "^" || scalar == "`" || scalar == "{" || scalar == "|" || scalar == "}"
+        }
+        guard !forbidden, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+            let host = url.host, !host.isEmpty, url.absoluteString == text
+        else { return nil }
+        return url
+    }
+}
+
+extension JSONNode {
+    /// The members of an object in ascending key order (by UTF-8 bytes), for deterministic errors.
+    func sortedMembers() throws(DocumentError) -> [(key: String, node: JSONNode)] {
+        try members().sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+    }
+}
