@@ -99,7 +99,9 @@ enum ParityText {
         text += section("access differences", report.accessDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
         text += section("field differences", report.fieldDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
         if report.oneSidedCustomersWithAccess > 0 {
-            text += "\n\(report.oneSidedCustomersWithAccess) customer(s) on one side only have access there.\n"
+            let count = report.oneSidedCustomersWithAccess
+            text += "\nnote: \(count) customer\(count == 1 ? "" : "s") present on one side only \(count == 1 ? "has" : "have") "
+                + "access there; the exit status counts that as an access difference\n"
         }
         return text
     }

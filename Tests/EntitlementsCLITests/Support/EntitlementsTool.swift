@@ -46,8 +46,8 @@ enum EntitlementsTool {
         }
     }
 
-    /// Runs `entitlements arguments…` in the repository root, feeding `stdin`.
-    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Result {
+    /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`.
+    static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,7 +61,7 @@ enum EntitlementsTool {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory
         // Files rather than pipes: nothing can deadlock on a full pipe buffer.
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
@@ -74,6 +74,11 @@ enum EntitlementsTool {
             stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
         )
+    }
+
+    /// The text of a repository file.
+    static func repositoryFile(_ path: String) throws -> String {
+        try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
     }
 
     /// A scratch file with `contents`, removed by the caller via the returned directory.
