@@ -109,6 +109,91 @@ struct EndToEndConvertCheckTests {
             """)
     }
 
+    @Test func convertPrintsTheCanonicalSnapshotOfARevenueCatResponse() throws {
+        let result = try Tool.run(["convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("carol.revenuecat.json")])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == """
+            {
+              "activeEntitlementIds": [
+                "premium"
+              ],
+              "appUserId": "carol",
+              "entitlements": {
+                "premium": {
+                  "billingIssueDetectedAt": null,
+                  "expirationDate": "2025-07-05T08:00:00Z",
+                  "firstPurchaseDate": null,
+                  "gracePeriodExpirationDate": null,
+                  "grantType": "purchase",
+                  "id": "premium",
+                  "isActive": true,
+                  "isSandbox": false,
+                  "lastActivatedOfferCode": null,
+                  "latestPurchaseDate": "2025-06-05T08:00:00Z",
+                  "originalPurchaseDate": "2025-05-05T08:00:00Z",
+                  "ownershipType": "purchased",
+                  "periodType": "normal",
+                  "productId": "premium_monthly",
+                  "productPlanId": null,
+                  "refundedAt": null,
+                  "renewState": "willRenew",
+                  "renewsCount": null,
+                  "store": "appStore",
+                  "storeRaw": "app_store",
+                  "transactions": [
+                    {
+                      "environment": "production",
+                      "expirationDate": "2025-07-05T08:00:00Z",
+                      "offerCode": null,
+                      "originalTransactionId": null,
+                      "ownershipType": "purchased",
+                      "productId": "premium_monthly",
+                      "revocationDate": null,
+                      "store": "appStore",
+                      "transactionDate": "2025-06-05T08:00:00Z",
+                      "transactionId": "2000000300000002",
+                      "type": "subscriptionRenewed"
+                    }
+                  ],
+                  "trialStartDate": null,
+                  "unsubscribeDetectedAt": null,
+                  "willRenew": true
+                }
+              },
+              "evaluatedAt": "2025-06-15T00:00:00Z",
+              "firstSeen": "2025-01-05T10:00:00Z",
+              "managementUrl": null,
+              "nonSubscriptionTransactions": [],
+              "originalAppUserId": "carol",
+              "originalApplicationVersion": null,
+              "originalPurchaseDate": null,
+              "provider": "revenuecat",
+              "requestDate": "2025-06-14T23:59:58Z",
+              "schemaVersion": 1
+            }
+
+            """)
+    }
+
+    @Test func checkPrintsARevenueCatCustomersActiveAndLapsedEntitlements() throws {
+        let result = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
+            premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
+
+            """)
+        let all = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium", "pro"])
+        #expect(all.status == 1)
+        #expect(all.stdout == """
+            ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
+            premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
+            pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly
+
+            """)
+    }
+
     @Test func convertCompactReadsStandardInputAndReEvaluatesAUnifiedSnapshot() throws {
         let document = """
             {"schemaVersion": 1, "provider": "qonversion", "appUserId": "yan", "originalAppUserId": null,

@@ -82,4 +82,22 @@ struct EndToEndMigrateTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed"])
     }
+
+    @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() throws {
+        let export = try Tool.repositoryFile(Tool.crossProvider("customers.qonversion.jsonl"))
+        let (file, directory) = try Tool.temporaryFile(named: "big.jsonl", contents: String(repeating: export, count: 200))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = try Tool.executable()
+        process.arguments = ["migrate", "--at", Self.instant, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Like `| head -c 0`: the reader goes away before the first snapshot is written.
+        try pipe.fileHandleForReading.close()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
 }
