@@ -12,28 +12,22 @@ enum Tool {
     }
 
     static var help: String {
-        var text = """
-            USAGE: entitlements <command> [options]
-
+        var text = "USAGE: entitlements <command> [options]\n\n"
+        text += TextWrapping.wrap("""
             Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
             access, and compare two backends before a migration.
-
-            COMMANDS:
-
-            """
+            """) + "\n\nCOMMANDS:\n"
         for command in commands {
             let name = command.definition.name
-            text += "  " + name + String(repeating: " ", count: max(2, 20 - name.count)) + command.definition.summary + "\n"
+            let body = TextWrapping.wrap(command.definition.summary, indent: 22)
+            text += "  " + name + String(repeating: " ", count: max(2, 20 - name.count)) + body.dropFirst(22) + "\n"
         }
-        text += """
-
+        text += "\n" + TextWrapping.wrap("""
             Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
             document's shape unless --from names one. Exit statuses follow sysexits.h: 64 usage, 65 bad \
             data, 66 cannot open input, 73 cannot create output.
-
-            Run 'entitlements <command> --help' for a command's options.
-
-            """
+            """)
+        text += "\n\nRun 'entitlements <command> --help' for a command's options.\n"
         return text
     }
 

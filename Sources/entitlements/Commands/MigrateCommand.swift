@@ -29,6 +29,9 @@ enum MigrateCommand: Command {
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
         let jobs = try CommonOptions.jobs(arguments, command: definition.name)
         let input = InputFile(argument: arguments.positionals[0])
+        if let path = arguments.value("--output"), input.isSameFile(as: path) {
+            throw .usage("--output \(path) is INPUT itself; it would be emptied before it is read", command: definition.name)
+        }
         var reader = try input.lineReader()
         let output = try arguments.value("--output").map { (path) throws(CommandFailure) in try OutputStream.creating(path) } ?? context.output
 

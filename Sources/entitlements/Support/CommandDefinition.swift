@@ -30,10 +30,11 @@ struct CommandDefinition: Sendable {
     var positionalCount: (minimum: Int, maximum: Int?)
     var exitStatuses: String
 
-    /// The `--help` text.
+    /// The `--help` text, wrapped to ``TextWrapping/width`` columns.
     var help: String {
-        var text = "USAGE: entitlements \(name) \(synopsis)\n\n\(summary)\n"
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        var text = TextWrapping.wrap("USAGE: entitlements \(name) \(synopsis)", hangingIndent: 4) + "\n\n"
+        text += TextWrapping.wrap(summary) + "\n"
+        if !discussion.isEmpty { text += "\n" + TextWrapping.wrap(discussion) + "\n" }
         if !positionals.isEmpty {
             text += "\nARGUMENTS:\n"
             for positional in positionals { text += Self.row(positional.name, positional.help) }
@@ -43,14 +44,43 @@ struct CommandDefinition: Sendable {
             text += Self.row(option.name + (option.valueName.map { " " + $0 } ?? ""), option.help)
         }
         text += Self.row("-h, --help", "Show this help.")
-        text += "\nEXIT STATUS:\n\(exitStatuses)\n"
+        text += "\nEXIT STATUS:\n" + TextWrapping.wrap(exitStatuses, indent: 2) + "\n"
         return text
     }
 
     private static func row(_ label: String, _ help: String) -> String {
-        let width = 26
-        let padded = label.count < width - 2 ? label + String(repeating: " ", count: width - 2 - label.count) : label + "\n" + String(repeating: " ", count: width)
-        return "  " + padded + help + "\n"
+        let column = 26
+        let body = TextWrapping.wrap(help, indent: column)
+        let start = body.index(body.startIndex, offsetBy: column)
+        if label.count <= column - 4 {
+            return "  " + label + String(repeating: " ", count: column - 2 - label.count) + body[start...] + "\n"
+        }
+        return "  " + label + "\n" + body + "\n"
+    }
+}
+
+/// Word wrapping for help text.
+enum TextWrapping {
+    static let width = 100
+
+    /// `text` as lines of at most ``width`` columns (longer words stay whole), each indented by `indent`
+    /// spaces; lines after the first get `hangingIndent` more.
+    static func wrap(_ text: String, indent: Int = 0, hangingIndent: Int = 0) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            let prefix = String(repeating: " ", count: indent + (lines.isEmpty ? 0 : hangingIndent))
+            if line.isEmpty {
+                line = prefix + word
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(repeating: " ", count: indent + hangingIndent) + word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -26,6 +26,15 @@ struct InputFile {
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
+    /// Whether `path` names this very file (same device and inode), e.g. through another spelling.
+    func isSameFile(as path: String) -> Bool {
+        guard !isStandardInput else { return false }
+        var input = stat()
+        var other = stat()
+        guard stat(argument, &input) == 0, stat(path, &other) == 0 else { return false }
+        return input.st_dev == other.st_dev && input.st_ino == other.st_ino
+    }
+
     /// A JSON Lines reader over the input whose read errors name it.
     func lineReader() throws(CommandFailure) -> JSONLinesReader {
         let handle = try open()

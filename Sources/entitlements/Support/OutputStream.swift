@@ -59,8 +59,9 @@ final class OutputStream {
         var offset = 0
         defer { buffer.removeAll(keepingCapacity: true) }
         while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            let written = buffer.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.write(descriptor, base + offset, raw.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -70,6 +71,7 @@ final class OutputStream {
                 }
                 throw .failed(String(cString: strerror(errno)))
             }
+            if written == 0 { throw .failed("no bytes could be written") }
             offset += written
         }
     }
@@ -81,6 +83,7 @@ enum StandardError {
     /// Whether standard error is a terminal (progress is only shown then).
     static let isTerminal = isatty(STDERR_FILENO) == 1
 
+    // Only the main thread writes to standard error (workers never print), so this flag needs no lock.
     nonisolated(unsafe) private static var progressShown = false
 
     /// Writes `line` and a line break.
@@ -104,11 +107,12 @@ enum StandardError {
     }
 
     private static func writeRaw(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw in
-                Foundation.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.write(STDERR_FILENO, base + offset, raw.count - offset)
             }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return }
