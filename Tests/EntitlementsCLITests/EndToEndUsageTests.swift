@@ -89,6 +89,15 @@ struct EndToEndUsageTests {
         #expect(noOutput.stderrLines == ["error: no/such/dir/out.jsonl: cannot create: No such file or directory"])
     }
 
+    @Test func migrateRefusesToWriteOverItsInput() throws {
+        let (file, directory) = try Tool.temporaryFile(named: "export.jsonl", contents: "{}\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Tool.run(["migrate", "--output", "./export.jsonl", "export.jsonl"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.stderrLines.first == "error: --output ./export.jsonl is INPUT itself; it would be emptied before it is read")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "{}\n")
+    }
+
     @Test(arguments: [
         ("alice", 0, "\"alice\": usable\n"),
         ("-1", 1, "\"-1\": not usable\n  - is a placeholder value on RevenueCat's block-list of app user ids\n"),
