@@ -1,0 +1,59 @@
+import EntitlementKit
+
+/// Side A of a parity check: every customer of the first export, by app user id.
+///
+/// Add all of A's snapshots, then compare B's against them with ``ParityComparison``. Only what
+/// ``SnapshotDiff`` reads is kept (transactions are dropped), so memory grows with A's customers and
+/// entitlements, not with the size of their documents.
+public struct ParityBaseline: Sendable {
+    struct Customer: Sendable {
+        var snapshot: EntitlementSnapshot
+        var line: Int
+    }
+
+    private(set) var customers: [String: Customer] = [:]
+
+    /// Creates an empty baseline.
+    public init() {}
+
+    /// The number of distinct customers added.
+    public var count: Int { customers.count }
+
+    /// Adds the customer of `snapshot`, read from `line`.
+    ///
+    /// Fails, adding nothing, when the snapshot has no ``EntitlementSnapshot/appUserId`` (nothing to join
+    /// on) or when that id was already added: a customer must appear once per file, and picking one of
+    /// two records silently would hide exactly the kind of export bug a parity check is for.
+    public mutating func add(_ snapshot: EntitlementSnapshot, line: Int) throws(DocumentError) {
+        let appUserId = try Self.joinKey(of: snapshot)
+        if let first = customers[appUserId] {
+            throw Self.duplicate(appUserId, firstLine: first.line)
+        }
+        customers[appUserId] = Customer(snapshot: Self.comparable(snapshot), line: line)
+    }
+
+    static func joinKey(of snapshot: EntitlementSnapshot) throws(DocumentError) -> String {
+        guard let appUserId = snapshot.appUserId else {
+            throw DocumentError(kind: .missingField, path: JSONPath.root.appending("appUserId"),
+                                reason: "is required to join the two exports but missing (wrap the response in an envelope with an appUserId)")
+        }
+        return appUserId
+    }
+
+    static func duplicate(_ appUserId: String, firstLine: Int) -> DocumentError {
+        DocumentError(kind: .inconsistent, path: JSONPath.root.appending("appUserId"), value: JSONValue.string(appUserId).compactText,
+                      reason: "already appeared on line \(firstLine); a customer must appear once per file, so this record is not compared")
+    }
+
+    /// The snapshot without what a diff never reads.
+    static func comparable(_ snapshot: EntitlementSnapshot) -> EntitlementSnapshot {
+        var copy = snapshot
+        copy.entitlements = snapshot.entitlements.mapValues { entitlement in
+            var copy = entitlement
+            copy.transactions = []
+            return copy
+        }
+        copy.nonSubscriptionTransactions = []
+        return copy
+    }
+}

@@ -1,1 +1,0 @@
-// Scaffold: replaced by the module's real content.

@@ -1,0 +1,123 @@
+import EntitlementKit
+import Foundation
+
+/// Turns a document in any supported format into a snapshot: one of a list of adapters' vendor formats,
+/// or EntitlementKit's own unified form.
+///
+/// The format is named by its provider id (`revenuecat`, `qonversion`, `unified`) or, when not named,
+/// detected from the document's shape by the adapters' ``EntitlementAdapter/recognizes(_:)`` (a
+/// top-level `schemaVersion` for the unified form). A document that matches no format, or more than one,
+/// is refused with a ``DocumentError`` of kind `unrecognizedFormat`.
+///
+/// ```swift
+/// let decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
+/// let snapshot = try decoder.snapshot(from: data, at: .now)   // format detected
+/// ```
+public struct SnapshotDecoder: Sendable {
+    /// The name of EntitlementKit's unified snapshot format.
+    public static let unifiedFormat = "unified"
+
+    /// Every format this decoder reads: the adapters given, then ``UnifiedSnapshotAdapter`` unless one
+    /// of them already reads `unified`.
+    public let adapters: [any EntitlementAdapter]
+
+    /// Creates a decoder for `adapters`' formats and the unified form.
+    public init(adapters: [any EntitlementAdapter]) {
+        let readsUnified = adapters.contains { $0.provider == Self.unifiedFormat }
+        self.adapters = readsUnified ? adapters : adapters + [UnifiedSnapshotAdapter()]
+    }
+
+    /// Every format name this decoder accepts, in ``adapters`` order (`unified` last by default).
+    public var formatNames: [String] {
+        adapters.map(\.provider)
+    }
+
+    /// Whether `name` is one of ``formatNames``.
+    public func isKnownFormat(_ name: String) -> Bool {
+        formatNames.contains(name)
+    }
+
+    /// The name of the one format `document` has the shape of.
+    public func detectFormat(of document: JSONNode) throws(DocumentError) -> String {
+        let matches = adapters.filter { $0.recognizes(document.value) }.map(\.provider)
+        switch matches.count {
+        case 1:
+            return matches[0]
+        case 0:
+            var value: String?
+            if case .object = document.value {} else { value = document.value.compactText }
+            throw DocumentError(kind: .unrecognizedFormat, path: document.path, value: value,
+                                reason: "is not a document of any known format (\(formatList))")
+        default:
+            throw DocumentError(kind: .unrecognizedFormat, path: document.path,
+                                reason: "matches more than one format (\(matches.joined(separator: ", "))); name the format")
+        }
+    }
+
+    /// Maps `document` into a snapshot evaluated at `instant`.
+    ///
+    /// - Parameter format: the format's name; `nil` detects it. A unified snapshot is read strictly and
+    ///   re-evaluated with ``EntitlementSnapshot/evaluated(at:)``.
+    public func snapshot(from document: JSONNode, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+        let name: String
+        if let format { name = format } else { name = try detectFormat(of: document) }
+        guard let adapter = adapters.first(where: { $0.provider == name }) else {
+            throw DocumentError(kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name).compactText,
+                                reason: "is not a known format (\(formatList))")
+        }
+        return try adapter.snapshot(from: document, at: instant)
+    }
+
+    /// Parses `data` as one document and maps it into a snapshot evaluated at `instant`.
+    public func snapshot(from data: Data, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+        try snapshot(from: JSONNode(parsing: data), format: format, at: instant)
+    }
+
+    /// Maps one JSON Lines record — a bare document or a ``JSONLinesEnvelope`` — into a snapshot
+    /// evaluated at `instant`.
+    ///
+    /// An envelope's `provider` names the format of its `response` (it must agree with `format` when
+    /// both are given), and its `appUserId` becomes the snapshot's ``EntitlementSnapshot/appUserId``.
+    /// Errors inside an envelope's response name paths under `response`.
+    public func snapshot(fromRecord data: Data, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+        let root = try JSONNode(parsing: data)
+        guard let envelope = try JSONLinesEnvelope(root) else {
+            return try snapshot(from: root, format: format, at: instant)
+        }
+        var name = format
+        if let provider = envelope.provider {
+            guard isKnownFormat(provider) else {
+                throw DocumentError(kind: .invalidValue, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
+                                    reason: "is not a known provider (\(formatList))")
+            }
+            if let format, format != provider {
+                throw DocumentError(kind: .inconsistent, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
+                                    reason: "contradicts the requested format \(JSONValue.string(format).compactText)")
+            }
+            name = provider
+        }
+        var snapshot = try snapshot(from: envelope.response, format: name, at: instant)
+        if let appUserId = envelope.appUserId { snapshot.appUserId = appUserId }
+        return snapshot
+    }
+
+    /// The snapshot of one line of a JSON Lines input (see ``snapshot(fromRecord:format:at:)``), or
+    /// the failure to report for it.
+    public func snapshot(of line: JSONLine, format: String? = nil, at instant: Date,
+                         maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength) -> Result<EntitlementSnapshot, LineFailure> {
+        switch line.content {
+        case .tooLong(let byteCount):
+            return .failure(.tooLong(line: line.number, byteCount: byteCount, limit: maximumLineLength))
+        case .text(let text):
+            do {
+                return .success(try snapshot(fromRecord: text, format: format, at: instant))
+            } catch {
+                return .failure(LineFailure(line: line.number, error: error))
+            }
+        }
+    }
+
+    private var formatList: String {
+        formatNames.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,7 @@
+import EntitlementKit
+import EntitlementKitQonversion
+import EntitlementKitRevenueCat
+
+/// The vendor formats the tool reads, besides the unified form, in the order `--from` lists them.
+/// The one place to add a backend.
+let builtInAdapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter()]

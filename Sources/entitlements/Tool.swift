@@ -1,0 +1,87 @@
+import EntitlementKit
+import EntitlementKitMigration
+
+/// The `entitlements` tool: picks the command, parses its arguments, runs it, and turns failures into
+/// one message on standard error and an exit status.
+enum Tool {
+    static var commands: [any Command.Type] {
+        [
+            ConvertCommand.self, CheckCommand.self, DiffCommand.self, MigrateCommand.self, ParityCommand.self,
+            ValidateUserIdCommand.self, FetchCommand.self,
+        ]
+    }
+
+    static var help: String {
+        var text = "USAGE: entitlements <command> [options]\n\n"
+        text += TextWrapping.wrap("""
+            Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
+            access, and compare two backends before a migration.
+            """) + "\n\nCOMMANDS:\n"
+        for command in commands {
+            let name = command.definition.name
+            let body = TextWrapping.wrap(command.definition.summary, indent: 22)
+            text += "  " + name + String(repeating: " ", count: max(2, 20 - name.count)) + body.dropFirst(22) + "\n"
+        }
+        text += "\n" + TextWrapping.wrap("""
+            Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
+            document's shape unless --from names one. Exit statuses follow sysexits.h: 64 usage, 65 bad \
+            data, 66 cannot open input, 73 cannot create output.
+            """)
+        text += "\n\nRun 'entitlements <command> --help' for a command's options.\n"
+        return text
+    }
+
+    static var formatNames: String {
+        SnapshotDecoder(adapters: builtInAdapters).formatNames.joined(separator: ", ")
+    }
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], context: CommandContext) -> ExitStatus {
+        guard let name = arguments.first else {
+            StandardError.print(help.trimmingTrailingNewlines())
+            return .usage
+        }
+        if name == "--help" || name == "-h" || name == "help" {
+            if name == "help", arguments.count > 1, let command = commands.first(where: { $0.definition.name == arguments[1] }) {
+                return emitOrFail(command.definition.help, context: context)
+            }
+            return emitOrFail(help, context: context)
+        }
+        guard let command = commands.first(where: { $0.definition.name == name }) else {
+            return fail(.usage(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", command: ""), context: context)
+        }
+        do {
+            let rest = Array(arguments.dropFirst())
+            let parsed = try command.parse(rest)
+            if parsed.wantsHelp { return emitOrFail(command.definition.help, context: context) }
+            return try command.run(parsed, context: context)
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
+    private static func emitOrFail(_ text: String, context: CommandContext) -> ExitStatus {
+        do {
+            try context.emit(text)
+            return .success
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
+    private static func fail(_ failure: CommandFailure, context: CommandContext) -> ExitStatus {
+        StandardError.print("error: " + failure.message)
+        if let command = failure.usageOf {
+            StandardError.print(command.isEmpty ? "Run 'entitlements --help' for usage." : "Run 'entitlements \(command) --help' for usage.")
+        }
+        return failure.status
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}

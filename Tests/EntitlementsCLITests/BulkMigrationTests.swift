@@ -1,0 +1,100 @@
+import EntitlementKit
+import EntitlementKitMigration
+import Foundation
+import Testing
+
+@Suite("BulkMigration and OrderedLineProcessor: streaming, ordered, parallel")
+struct BulkMigrationTests {
+    let decoder = SnapshotDecoder(adapters: [ToyAdapter()])
+
+    /// `count` toy records for users u1…uN; line numbers in `bad` hold a broken record instead.
+    func export(count: Int, bad: [Int: String] = [:]) -> String {
+        (1...count).map { number in
+            bad[number] ?? #"{"appUserId": "u\#(number)", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    func run(_ text: String, jobs: Int, window: Int? = nil) throws -> (output: [String], failures: [LineFailure], summary: MigrationSummary) {
+        var reader = JSONLinesReader(data: Data(text.utf8), maximumLineLength: 400)
+        var output: [String] = []
+        var failures: [LineFailure] = []
+        let migration = BulkMigration(decoder: decoder, at: TestValues.now)
+        let summary = try migration.run(&reader, processor: OrderedLineProcessor(jobs: jobs, windowLineCount: window),
+                                        write: { output.append(String(decoding: $0, as: UTF8.self)) },
+                                        failed: { failures.append($0) })
+        return (output, failures, summary)
+    }
+
+    func appUserIds(_ lines: [String]) throws -> [String] {
+        try lines.map { line in
+            guard case .string(let id) = try JSONValue.parse(line)["appUserId"] else { return "?" }
+            return id
+        }
+    }
+
+    @Test(arguments: [(1, nil), (2, nil), (4, 3), (7, 5), (3, 1)] as [(Int, Int?)])
+    func outputKeepsInputOrderWhateverTheJobsAndWindow(jobs: Int, window: Int?) throws {
+        let result = try run(export(count: 200), jobs: jobs, window: window)
+        #expect(try appUserIds(result.output) == (1...200).map { "u\($0)" })
+        #expect(result.output.allSatisfy { $0.hasSuffix("}\n") && !$0.dropLast().contains("\n") })
+        #expect(result.summary == { var s = MigrationSummary(); s.records = 200; s.converted = 200; return s }())
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func badLinesInTheMiddleAreReportedWithTheirNumbersAndSkipped(jobs: Int) throws {
+        let bad = [
+            3: #"{"appUserId": "u3", "response": {"toy": {"entitlements": [{"id": "premium", "expires": "soon"}]}}}"#,
+            4: #"{"appUserId": "u4", "response": {"toy": "#,
+            50: #"{"subscriber": {}}"#,
+            51: #"{"appUserId": "u51", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}, "#
+                + #""padding": ""# + String(repeating: "p", count: 400) + #""}"#,
+        ]
+        let result = try run(export(count: 60, bad: bad), jobs: jobs, window: 7)
+        #expect(result.failures.map(\.line) == [3, 4, 50, 51])
+        #expect(result.failures[0].description == #"line 3: response.toy.entitlements[0].expires: "soon" is not an ISO 8601 date"#)
+        #expect(result.failures[1].error.kind == .syntax)
+        #expect(result.failures[1].error.line == nil)
+        #expect(result.failures[2].description == "line 50: $: is not a document of any known format (toy, unified)")
+        let longLength = bad[51].map { $0.utf8.count } ?? 0
+        #expect(result.failures[3].description == "line 51: $: is \(longLength) bytes long, over the limit of 400 bytes for one record; skipped unread")
+        let expected = (1...60).filter { ![3, 4, 50, 51].contains($0) }.map { "u\($0)" }
+        #expect(try appUserIds(result.output) == expected)
+        #expect(result.summary.records == 60)
+        #expect(result.summary.converted == 56)
+        #expect(result.summary.failed == 4)
+        #expect(result.summary.description == "60 records: 56 converted, 4 failed")
+    }
+
+    @Test func theProcessorDeliversEveryLineOnceInOrderEvenWhenWorkVaries() throws {
+        let text = (1...1000).map(String.init).joined(separator: "\n")
+        var reader = JSONLinesReader(data: Data(text.utf8))
+        var delivered: [Int] = []
+        try OrderedLineProcessor(jobs: 4, windowLineCount: 37).run(&reader, transform: { line -> Int in
+            // Uneven work, so workers finish out of order.
+            var spin = 0
+            for step in 0..<((line.number % 7) * 2000) { spin &+= step }
+            return line.number + (spin == -1 ? 1 : 0)
+        }, deliver: { line, output in
+            #expect(line.number == output)
+            delivered.append(output)
+        })
+        #expect(delivered == Array(1...1000))
+    }
+
+    @Test func aWindowIsAlsoBoundedByBytes() throws {
+        let text = (1...10).map { _ in String(repeating: "z", count: 100) }.joined(separator: "\n")
+        var reader = JSONLinesReader(data: Data(text.utf8))
+        var windows: [[Int]] = []
+        var current: [Int] = []
+        var transformed = 0
+        let processor = OrderedLineProcessor(jobs: 1, windowLineCount: 100, windowByteCount: 250)
+        // A single worker transforms a whole window before delivering it, so deliveries come in window-sized runs.
+        try processor.run(&reader, transform: { $0.number }, deliver: { _, number in
+            transformed += 1
+            current.append(number)
+            if current.count == 3 || number == 10 { windows.append(current); current = [] }
+        })
+        #expect(transformed == 10)
+        #expect(windows == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10]])
+    }
+}

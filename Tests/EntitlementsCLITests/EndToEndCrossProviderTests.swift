@@ -1,0 +1,181 @@
+import EntitlementKit
+import Foundation
+import Testing
+
+/// `diff` and `parity` between a RevenueCat export and a Qonversion export of the same customers
+/// (Fixtures/cross-provider, see its README): every planted difference is found and nothing else.
+@Suite("entitlements diff and parity across RevenueCat and Qonversion")
+struct EndToEndCrossProviderTests {
+    typealias Tool = EntitlementsTool
+
+    static let at = ["--at", "2025-06-15T00:00:00Z"]
+    static let exportA = Tool.crossProvider("customers.revenuecat.jsonl")
+    static let exportB = Tool.crossProvider("customers.qonversion.jsonl")
+
+    // MARK: diff
+
+    @Test func diffFindsCarolsLostRenewalAsAnAccessDifference() throws {
+        let a = Tool.crossProvider("carol.revenuecat.json"), b = Tool.crossProvider("carol.qonversion.json")
+        let text = try Tool.run(["diff"] + Self.at + [a, b])
+        #expect(text.status == 1)
+        #expect(text.stderr.isEmpty)
+        #expect(text.stdout == """
+            access differences: 1
+              premium: active in A, not in B
+            field differences: 1
+              premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
+
+            """)
+        let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
+        #expect(json.status == 1)
+        #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("carol.diff.expected.json"))))
+
+        // Thirty days of tolerance absorb the expiry; the access difference stays.
+        let tolerant = try Tool.run(["diff", "--expiry-tolerance", "2592000"] + Self.at + [a, b])
+        #expect(tolerant.status == 1)
+        #expect(tolerant.stdout == "access differences: 1\n  premium: active in A, not in B\nfield differences: 0\n")
+    }
+
+    @Test func diffOfHeidiFindsOnlyFieldDifferencesAndExitsZero() throws {
+        let a = Tool.crossProvider("heidi.revenuecat.json"), b = Tool.crossProvider("heidi.qonversion.json")
+        let text = try Tool.run(["diff"] + Self.at + [a, b])
+        #expect(text.status == 0)
+        #expect(text.stdout == """
+            access differences: 0
+            field differences: 2
+              premium: store A "playStore", B "appStore"
+              pro: present A true, B false
+
+            """)
+        let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
+        #expect(json.status == 0)
+        #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("heidi.diff.expected.json"))))
+
+        let ignoring = try Tool.run(["diff", "--ignore-field", "store", "--ignore-field", "present"] + Self.at + [a, b])
+        #expect(ignoring.status == 0)
+        #expect(ignoring.stdout == "no differences\n")
+    }
+
+    @Test func diffReadsEitherSideFromStandardInputAndAnyFormat() throws {
+        let document = try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("heidi.revenuecat.json")))
+        let same = try Tool.run(["diff"] + Self.at + ["-", Tool.crossProvider("heidi.revenuecat.json")], stdin: document)
+        #expect(same.status == 0)
+        #expect(same.stdout == "no differences\n")
+        // A unified snapshot compares with the vendor document it came from.
+        let unified = try Tool.run(["convert"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json")])
+        let roundTrip = try Tool.run(["diff", "--json"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json"), "-"], stdin: Data(unified.stdout.utf8))
+        #expect(roundTrip.status == 0)
+        #expect(roundTrip.stdout == "{\n  \"accessDifferences\": [],\n  \"fieldDifferences\": []\n}\n")
+    }
+
+    @Test func diffWithABadDocumentNamesItAndPrintsNothing() throws {
+        let result = try Tool.run(["diff"] + Self.at + [Tool.crossProvider("carol.revenuecat.json"), "Fixtures/revenuecat/malformed-date.json"])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrLines.first?.hasPrefix("error: Fixtures/revenuecat/malformed-date.json: subscriber.") == true)
+    }
+
+    @Test func theSpecsExampleErrorLine() throws {
+        let document = """
+            {"request_date": "2025-06-14T23:59:58Z", "subscriber": {"original_app_user_id": "alice",
+             "first_seen": "2025-01-05T10:00:00Z", "entitlements": {"pro": {"product_identifier": "pro_monthly",
+             "expires_date": "next tuesday", "purchase_date": "2025-06-01T00:00:00Z"}},
+             "subscriptions": {"pro_monthly": {"purchase_date": "2025-06-01T00:00:00Z", "expires_date": "2025-07-01T00:00:00Z",
+             "store": "app_store", "is_sandbox": false}}, "non_subscriptions": {}}}
+            """
+        let (_, directory) = try Tool.temporaryFile(named: "alice.json", contents: document)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Tool.run(["convert", "alice.json"], in: directory)
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "error: alice.json: subscriber.entitlements.pro.expires_date: \"next tuesday\" is not an ISO 8601 date\n")
+    }
+
+    // MARK: parity
+
+    @Test func parityFindsEveryPlantedDifferenceAndNothingElse() throws {
+        let json = try Tool.run(["parity", "--json"] + Self.at + [Self.exportA, Self.exportB])
+        #expect(json.status == 1)
+        #expect(json.stderr.isEmpty)
+        #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("parity.expected.json"))))
+    }
+
+    @Test func parityTextShowsTotalsThenExamples() throws {
+        let text = try Tool.run(["parity"] + Self.at + [Self.exportA, Self.exportB])
+        #expect(text.status == 1)
+        #expect(text.stderr.isEmpty)
+        #expect(text.stdout == """
+            customers in A           8
+            customers in B           8
+            matched                  7
+            only in A                1
+            only in B                1
+            with access differences  2
+            with field differences   4
+
+            only in A (1):
+              erin
+
+            only in B (1):
+              frank
+
+            access differences (2):
+              carol: premium: active in A, not in B
+              ivan: premium: active in B, not in A
+
+            field differences (5):
+              bob: premium: expirationDate A "2025-07-03T10:00:00Z", B "2025-07-03T10:00:30Z"
+              carol: premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
+              dave: premium: renewState A "cancelled", B "willRenew"
+              heidi: premium: store A "playStore", B "appStore"
+              heidi: pro: present A true, B false
+
+            note: 1 customer present on one side only has access there; the exit status counts that as an access difference
+
+            """)
+    }
+
+    @Test func parityWithATolerancePlacesBobInLine() throws {
+        let result = try Tool.run(["parity", "--json", "--expiry-tolerance", "30", "--jobs", "1"] + Self.at + [Self.exportA, Self.exportB])
+        #expect(result.status == 1)
+        let report = try JSONValue.parse(result.stdout)
+        #expect(report["totals"]?["withFieldDifferences"] == .integer(3))
+        guard case .array(let fields)? = report["fieldDifferences"] else { Issue.record("no fieldDifferences"); return }
+        #expect(fields.compactMap { $0["appUserId"] } == [.string("carol"), .string("dave"), .string("heidi"), .string("heidi")])
+    }
+
+    @Test func swappingTheExportsMirrorsTheReport() throws {
+        let result = try Tool.run(["parity", "--json"] + Self.at + [Self.exportB, Self.exportA])
+        #expect(result.status == 1)
+        let report = try JSONValue.parse(result.stdout)
+        #expect(report["onlyInA"] == .array([.string("frank")]))
+        #expect(report["onlyInB"] == .array([.string("erin")]))
+        #expect(report["accessDifferences"]?.compactText == #"[{"activeInA":false,"activeInB":true,"appUserId":"carol","entitlementId":"premium"},{"activeInA":true,"activeInB":false,"appUserId":"ivan","entitlementId":"premium"}]"#)
+    }
+
+    @Test func anExportComparedWithItselfIsInParity() throws {
+        let result = try Tool.run(["parity"] + Self.at + [Self.exportB, Self.exportB])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+        #expect(!result.stdout.contains("differences ("))
+    }
+
+    @Test func badAndDuplicateRecordsAreReportedCountedAndFailTheRun() throws {
+        var lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
+        lines.insert(lines[0], at: 3)                               // alice again, line 4
+        lines.insert(#"{"appUserId": "zed", "response": {"subscriber": {}}}"#, at: 5)   // line 6
+        lines.insert("", at: 6)                                     // line 7, blank
+        let (file, directory) = try Tool.temporaryFile(named: "a.jsonl", contents: lines.joined(separator: "\n"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let result = try Tool.run(["parity", "--json"] + Self.at + [file.path, Self.exportB])
+        #expect(result.status == 65)
+        #expect(result.stderrLines.count == 3)
+        #expect(result.stderrLines[0] == #"error: \#(file.path): line 4: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#)
+        #expect(result.stderrLines[1] == "error: \(file.path): line 6: response.request_date: is required but missing")
+        #expect(result.stderrLines[2] == "parity: records not compared: 2 in \(file.path)")
+        // The report on stdout is still the complete comparison of the usable records.
+        #expect(result.stdout == (try Tool.repositoryFile(Tool.crossProvider("parity.expected.json"))))
+    }
+}

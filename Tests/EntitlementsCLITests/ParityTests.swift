@@ -1,0 +1,115 @@
+import EntitlementKit
+import EntitlementKitMigration
+import Foundation
+import Testing
+
+@Suite("Parity: joining two exports on appUserId")
+struct ParityTests {
+    let decoder = SnapshotDecoder(adapters: [ToyAdapter()])
+
+    func record(_ user: String?, _ entitlements: [(String, String?)]) -> String {
+        let list = entitlements.map { id, expires in
+            #"{"id": "\#(id)", "expires": \#(expires.map { "\"\($0)\"" } ?? "null")}"#
+        }.joined(separator: ", ")
+        let response = #"{"toy": {"entitlements": [\#(list)]}}"#
+        guard let user else { return response }
+        return #"{"appUserId": "\#(user)", "provider": "toy", "response": \#(response)}"#
+    }
+
+    func check(_ a: [String], _ b: [String], options: SnapshotDiff.Options = .init()) throws -> (ParityCheck.Outcome, [String]) {
+        var readerA = JSONLinesReader(data: Data(a.joined(separator: "\n").utf8))
+        var readerB = JSONLinesReader(data: Data(b.joined(separator: "\n").utf8))
+        var failures: [String] = []
+        let outcome = try ParityCheck(decoder: decoder, at: TestValues.now, options: options).run(
+            a: &readerA, b: &readerB, processor: OrderedLineProcessor(jobs: 2, windowLineCount: 2),
+            failed: { side, failure in failures.append("\(side.rawValue) \(failure)") })
+        return (outcome, failures)
+    }
+
+    let july = "2025-07-01T00:00:00Z"
+
+    @Test func everyCustomerIsCountedOnceAndEveryDifferenceListed() throws {
+        let a = [
+            record("carol", [("premium", july)]),
+            record("alice", [("premium", july)]),
+            record("bob", [("premium", july), ("pro", july)]),
+            record("erin", [("old", "2024-01-01T00:00:00Z")]),
+        ]
+        let b = [
+            record("alice", [("premium", july)]),
+            record("frank", [("premium", nil)]),
+            record("bob", [("premium", "2025-07-01T00:00:30Z"), ("pro", "2025-05-01T00:00:00Z")]),
+            record("carol", []),
+        ]
+        let (outcome, failures) = try check(a, b)
+        #expect(failures.isEmpty)
+        #expect(outcome.isComplete)
+        let report = outcome.report
+        #expect(report.totals == ParityReport.Totals(customersInA: 4, customersInB: 4, matched: 3, onlyInA: 1, onlyInB: 1,
+                                                     withAccessDifferences: 2, withFieldDifferences: 1))
+        #expect(report.onlyInA == ["erin"])
+        #expect(report.onlyInB == ["frank"])
+        #expect(report.accessDifferences.map { "\($0.appUserId) \($0.difference.entitlementId)" } == ["bob pro", "carol premium"])
+        #expect(report.fieldDifferences.map { "\($0.appUserId) \($0.difference.entitlementId) \($0.difference.field)" }
+            == ["bob premium expirationDate", "bob pro expirationDate"])
+        // frank has lifetime access on B only; erin's only entitlement has expired.
+        #expect(report.oneSidedCustomersWithAccess == 1)
+        #expect(report.hasAccessDifferences)
+    }
+
+    @Test func aToleranceAbsorbsSmallExpiryDrift() throws {
+        let a = [record("bob", [("premium", july)])]
+        let b = [record("bob", [("premium", "2025-07-01T00:00:30Z")])]
+        let (outcome, _) = try check(a, b, options: .init(expiryTolerance: 30))
+        #expect(outcome.report.totals.withFieldDifferences == 0)
+        #expect(!outcome.report.hasAccessDifferences)
+    }
+
+    @Test func duplicatesAndUnjoinableRecordsAreReportedAndCountedNotDropped() throws {
+        let a = [
+            record("alice", [("premium", july)]),
+            record(nil, [("premium", july)]),
+            record("alice", []),
+            "{not json",
+        ]
+        let b = [
+            record("alice", [("premium", july)]),
+            record("alice", [("premium", july)]),
+        ]
+        let (outcome, failures) = try check(a, b)
+        #expect(failures == [
+            "A line 2: appUserId: is required to join the two exports but missing (wrap the response in an envelope with an appUserId)",
+            #"A line 3: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
+            "A line 4: $: unexpected 'n' where an object key was expected",
+            #"B line 2: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
+        ])
+        #expect(outcome.failuresInA == 3)
+        #expect(outcome.failuresInB == 1)
+        #expect(!outcome.isComplete)
+        #expect(outcome.report.totals.customersInA == 1)
+        #expect(outcome.report.totals.customersInB == 1)
+        #expect(outcome.report.totals.matched == 1)
+    }
+
+    @Test func theJSONReportHasTheSpecifiedShapeWithCompleteSortedLists() throws {
+        let a = [record("b", [("x", july), ("a", july)]), record("a", [("p", july)]), record("z", [])]
+        let b = [record("b", []), record("a", [("p", "2025-08-01T00:00:00Z")]), record("y", [])]
+        let (outcome, _) = try check(a, b)
+        let expected = """
+            {"accessDifferences":[\
+            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"a"},\
+            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"x"}],\
+            "fieldDifferences":[{"a":"2025-07-01T00:00:00Z","appUserId":"a","b":"2025-08-01T00:00:00Z","entitlementId":"p","field":"expirationDate"}],\
+            "onlyInA":["z"],"onlyInB":["y"],\
+            "totals":{"customersInA":3,"customersInB":3,"matched":2,"onlyInA":1,"onlyInB":1,"withAccessDifferences":1,"withFieldDifferences":1}}
+            """
+        #expect(outcome.report.jsonValue.compactText == expected)
+        #expect(outcome.report.oneSidedCustomersWithAccess == 0)
+    }
+
+    @Test func oneSidedCustomersWithoutAccessDoNotMakeAccessDiffer() throws {
+        let (outcome, _) = try check([record("a", []), record("gone", [("old", "2020-01-01T00:00:00Z")])], [record("a", [])])
+        #expect(outcome.report.totals.onlyInA == 1)
+        #expect(!outcome.report.hasAccessDifferences)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Runs the built `entitlements` executable, as a user would, and captures what it does.
+enum EntitlementsTool {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
+    /// The repository root, found from this file's place in it.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `Fixtures/cross-provider/<name>`, relative to the repository root (the tool runs there).
+    static func crossProvider(_ name: String) -> String {
+        "Fixtures/cross-provider/" + name
+    }
+
+    /// The executable: `ENTITLEMENTS_EXECUTABLE` when set, else next to the test bundle (the build
+    /// directory `swift test` just built into), else `.build/debug`.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["ENTITLEMENTS_EXECUTABLE"] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
+        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("entitlements"))
+        }
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("entitlements"))
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/entitlements"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw ToolNotFound(searched: candidates.map(\.path))
+        }
+        return found
+    }
+
+    struct ToolNotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "the entitlements executable was not found (run `swift build`); looked at: " + searched.joined(separator: ", ")
+        }
+    }
+
+    /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`.
+    static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inputURL = scratch.appendingPathComponent("stdin")
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        try stdin.write(to: inputURL)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        // Files rather than pipes: nothing can deadlock on a full pipe buffer.
+        process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "the tool died by a signal: \(arguments)")
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+        )
+    }
+
+    /// The text of a repository file.
+    static func repositoryFile(_ path: String) throws -> String {
+        try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// A scratch file with `contents`, removed by the caller via the returned directory.
+    static func temporaryFile(named name: String, contents: String) throws -> (file: URL, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: file)
+        return (file, directory)
+    }
+}

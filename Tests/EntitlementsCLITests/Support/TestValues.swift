@@ -1,0 +1,37 @@
+import EntitlementKit
+import Foundation
+
+/// Instants and small snapshots the library tests build by hand.
+enum TestValues {
+    static func date(_ text: String) -> Date {
+        guard let date = RFC3339.date(from: text) else { fatalError("bad test date \(text)") }
+        return date
+    }
+
+    /// The instant most tests evaluate at.
+    static let now = date("2025-06-01T12:00:00Z")
+
+    static func entitlement(
+        _ id: String,
+        expires: String? = "2025-07-01T00:00:00Z",
+        productId: String? = "com.example.monthly",
+        renewState: RenewState = .willRenew,
+        periodType: PeriodType = .normal,
+        store: Store = .appStore,
+        isSandbox: Bool = false,
+        grantType: GrantType = .purchase,
+        ownershipType: OwnershipType = .purchased,
+        vendorFlag: Bool? = nil,
+        at instant: Date = now
+    ) -> Entitlement {
+        Entitlement(
+            id: id, productId: productId, renewState: renewState, periodType: periodType, store: store,
+            isSandbox: isSandbox, grantType: grantType, ownershipType: ownershipType,
+            expirationDate: expires.map(date), vendorFlag: vendorFlag, at: instant
+        )
+    }
+
+    static func snapshot(_ appUserId: String?, provider: String = "test", _ entitlements: [Entitlement], at instant: Date = now) -> EntitlementSnapshot {
+        EntitlementSnapshot(provider: provider, appUserId: appUserId, evaluatedAt: instant, entitlements: entitlements)
+    }
+}
