@@ -76,6 +76,12 @@ enum JSONWriter {
 
     private static func writeString(_ string: String, into output: inout String) {
         output += "\""
+        // Most strings (ids, dates, enum values) need no escaping: append them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
