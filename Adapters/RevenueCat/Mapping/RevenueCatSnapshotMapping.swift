@@ -47,7 +47,7 @@ extension Entitlement {
         self.init(
             id: record.id,
             productId: record.productIdentifier,
-            productPlanId: subscription?.productPlanIdentifier ?? record.productPlanIdentifier,
+            productPlanId: subscription?.productPlanIdentifier,
             renewState: .revenueCat(expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
             periodType: periodType,
             store: store,
