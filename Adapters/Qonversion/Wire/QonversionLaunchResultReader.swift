@@ -15,7 +15,15 @@ enum QonversionLaunchResultReader {
         }
         let data = try root.required("data")
         try data.requireObject()
-        let permissions = try data.required("permissions").elements()
+        // Both SDKs read an absent list as "no entitlements" (it grants nothing); `null` or any other
+        // type is malformed.
+        let permissions: [JSONNode]
+        if let list = data.member("permissions") {
+            guard !list.isNull else { throw list.typeMismatch("an array") }
+            permissions = try list.elements()
+        } else {
+            permissions = []
+        }
 
         var entitlements: [QonversionWireEntitlement] = []
         entitlements.reserveCapacity(permissions.count)
