@@ -59,10 +59,11 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
 
     /// Creates an entitlement evaluated at `instant`.
     ///
-    /// - Parameters:
-    ///   - vendorFlag: the backend's own activity flag when its format sends one (Qonversion's
-    ///     `active`); `nil` when access is decided by the expiration date alone.
-    ///   - instant: the evaluation instant; ``isActive`` is computed from it by the unified rule.
+    /// Each argument sets the property of the same name. ``isActive`` is not an argument: it is computed
+    /// from `expirationDate`, `vendorFlag` and `instant` by the unified rule,
+    /// ``isActive(expirationDate:vendorFlag:at:)``. Pass as `vendorFlag` the backend's own activity flag
+    /// when its format sends one (Qonversion's `active`), and `nil` when access is decided by the
+    /// expiration date alone.
     public init(
         id: String,
         productId: String? = nil,
