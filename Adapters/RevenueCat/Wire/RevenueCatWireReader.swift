@@ -85,7 +85,13 @@ extension RevenueCatEntitlementRecord {
     init(reading node: JSONNode, id: String) throws(DocumentError) {
         self.id = id
         productIdentifier = try node.required("product_identifier").string()
-        expiresDate = try node.optional("expires_date")?.date()
+        // An absent expiry would read as lifetime access. RevenueCat always sends the key (`null` for
+        // lifetime), so a document without it is malformed and must not grant anything.
+        guard let expiry = node.member("expires_date") else {
+            throw DocumentError(kind: .missingField, path: node.path.appending("expires_date"),
+                                reason: "is required (null for lifetime access) but missing")
+        }
+        expiresDate = expiry.isNull ? nil : try expiry.date()
         purchaseDate = try node.optional("purchase_date")?.date()
         gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
         productPlanIdentifier = try node.optional("product_plan_identifier")?.identifier()
