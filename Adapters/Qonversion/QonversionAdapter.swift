@@ -51,7 +51,7 @@ public struct QonversionAdapter: EntitlementAdapter {
         if let format = QonversionWireFormat.detect(document.value) { return format }
         try document.requireObject()
         for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
-            throw DocumentError(kind: .unrecognizedFormat, path: .root,
+            throw DocumentError(kind: .unrecognizedFormat, path: document.path,
                                 reason: "has `\(foreignKey)`: not a Qonversion response")
         }
         if let error = document.member("error"), case .object = error.value {
@@ -71,7 +71,7 @@ public struct QonversionAdapter: EntitlementAdapter {
         if document.value["object"] == .string("list") {
             return .v4List
         }
-        throw DocumentError(kind: .unrecognizedFormat, path: .root,
+        throw DocumentError(kind: .unrecognizedFormat, path: document.path,
                             reason: "is neither a Qonversion launch result (`data.permissions`) nor an entitlement list (`data`)")
     }
 }

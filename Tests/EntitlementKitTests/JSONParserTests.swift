@@ -63,6 +63,14 @@ struct JSONParserTests {
         #expect(failure.line == line, "\(failure)")
     }
 
+    @Test("a syntax error names the document line after the reason, only for multi-line documents")
+    func syntaxErrorDescription() throws {
+        let multiLine = try #require(error(parsing: "{\n\"a\": [1,\n"))
+        #expect(multiLine.description == "a[1]: the document ends where a value was expected (line 3)")
+        let oneLine = try #require(error(parsing: #"{"a": tru}"#))
+        #expect(oneLine.description == "a: unexpected 't' where a value was expected")
+    }
+
     @Test("invalid UTF-8 is refused")
     func invalidUTF8() throws {
         var bytes = Array(#"{"a": "x"}"#.utf8)

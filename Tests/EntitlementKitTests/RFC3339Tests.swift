@@ -8,7 +8,7 @@ struct RFC3339Tests {
         "next tuesday", "", "2025-06-01", "2025-06-01T12:00:00", "2025-06-01 12:00:00Z", "2025-02-30T00:00:00Z",
         "2025-13-01T00:00:00Z", "2025-06-01T24:00:00Z", "2025-06-01T12:60:00Z", "2025-06-01T12:00:60Z",
         "2025-06-01T12:00:00.Z", "2025-06-01T12:00:00+25:00", "2025-06-01T12:00:00Zjunk", "1700000000", "0000-01-01T00:00:00Z",
-        "2023-02-29T00:00:00Z", "+2025-06-01T12:00:00Z",
+        "2023-02-29T00:00:00Z", "+2025-06-01T12:00:00Z", "9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00",
     ])
     func refusals(text: String) {
         #expect(RFC3339.date(from: text) == nil)
@@ -21,6 +21,8 @@ struct RFC3339Tests {
             #expect(RFC3339.date(from: text) == reference, "\(text)")
         }
         #expect(RFC3339.date(from: "2000-02-29T00:00:00Z") != nil)
+        #expect(RFC3339.date(from: "9999-12-31T23:59:59.999Z").map(RFC3339.string(from:)) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.date(from: "0001-01-01T00:00:00Z").map(RFC3339.string(from:)) == "0001-01-01T00:00:00Z")
     }
 
     @Test("formatting matches Foundation's ISO 8601 output for whole seconds")

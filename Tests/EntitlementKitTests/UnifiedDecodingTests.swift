@@ -27,19 +27,30 @@ struct UnifiedDecodingTests {
         }
     }
 
-    @Test("unknown enum raw values survive decoding and re-encoding")
-    func unknownRawValuesKept() throws {
+    @Test("an enumeration value the schema does not list reads as unknown and never fails the document")
+    func unlistedEnumValuesReadAsUnknown() throws {
         var data = goldenJSON(setting: ["entitlements", "pro", "periodType"], to: .string("winBack"))
         var snapshot = try EntitlementSnapshot(json: data)
-        #expect(snapshot["pro"]?.periodType.rawValue == "winBack")
-        #expect(snapshot["pro"]?.periodType.isKnown == false)
-        #expect(snapshot.jsonValue["entitlements"]?["pro"]?["periodType"] == .string("winBack"))
+        #expect(snapshot["pro"]?.periodType == .unknown)
+        #expect(snapshot.jsonValue["entitlements"]?["pro"]?["periodType"] == .string("unknown"))
 
         data = goldenJSON(setting: ["entitlements", "pro", "store"], to: .string("huaweiAppGallery"))
         snapshot = try EntitlementSnapshot(json: data)
-        #expect(snapshot["pro"]?.store == Store(rawValue: "huaweiAppGallery"))
-        #expect(snapshot["pro"]?.storeRaw == "play_store")
+        #expect(snapshot["pro"]?.store == .unknown)
+        #expect(snapshot["pro"]?.storeRaw == "play_store", "the vendor's own spelling is kept")
         #expect(try EntitlementSnapshot(json: snapshot.canonicalJSONData()) == snapshot)
+    }
+
+    @Test("a value outside the schema is written as unknown, so output always follows the schema")
+    func unlistedValuesAreWrittenAsUnknown() {
+        let now = instant("2025-01-01T00:00:00Z")
+        let entitlement = Entitlement(id: "e", renewState: "paused", periodType: "winBack", store: "roku", at: now)
+        let json = entitlement.jsonValue
+        #expect(json["renewState"] == .string("unknown"))
+        #expect(json["periodType"] == .string("unknown"))
+        #expect(json["store"] == .string("unknown"))
+        #expect(json["willRenew"] == .bool(false))
+        #expect(entitlement.periodType.rawValue == "winBack", "the in-memory value keeps its raw value")
     }
 
     @Test("each failure names its path", arguments: [
@@ -47,6 +58,8 @@ struct UnifiedDecodingTests {
         (["firstSeen"], nil, .missingField, "firstSeen"),
         (["schemaVersion"], .integer(2), .invalidValue, "schemaVersion"),
         (["provider"], .null, .missingField, "provider"),
+        (["provider"], .string(""), .invalidValue, "provider"),
+        (["managementUrl"], .string("not a url"), .invalidValue, "managementUrl"),
         (["entitlements", "pro", "isActive"], .string("yes"), .wrongType, "entitlements.pro.isActive"),
         (["entitlements", "pro", "expirationDate"], .integer(1_750_000_000), .wrongType, "entitlements.pro.expirationDate"),
         (["entitlements", "pro", "willRenew"], .bool(false), .inconsistent, "entitlements.pro.willRenew"),

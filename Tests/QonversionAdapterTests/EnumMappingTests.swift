@@ -20,6 +20,7 @@ struct EnumMappingTests {
         (#""non_renewable""#, .nonRenewable), (#""will_renew""#, .willRenew), (#""canceled""#, .cancelled),
         (#""cancelled""#, .cancelled), (#""billing_issue""#, .billingIssue), (#""unknown""#, .unknown),
         (#""paused""#, .unknown), (#""1""#, .unknown), (#""WILL_RENEW""#, .unknown), ("null", .unknown),
+        ("true", .unknown), ("1.5", .unknown), ("2.0", .cancelled), ("[1]", .unknown),
     ])
     func renewState(raw: String, expected: RenewState) throws {
         // `premium()` already sends renew_state 1; a second key would be a duplicate, so build it here.
@@ -27,6 +28,21 @@ struct EnumMappingTests {
         let mapped = try #require(try qonversionSnapshot(launchResult(permission: members))["premium"])
         #expect(mapped.renewState == expected)
         #expect(mapped.willRenew == (expected == .willRenew))
+    }
+
+    @Test("an enumeration of the wrong JSON type reads as unknown; it decides no access, so it never fails the document")
+    func wrongTypedEnumerationsAreUnknown() throws {
+        let members = #""id": "premium", "active": 1, "source": 1, "grant_type": true, "current_period_type": 3"#
+        let mapped = try #require(try qonversionSnapshot(launchResult(permission: members))["premium"])
+        #expect(mapped.store == .unknown)
+        #expect(mapped.storeRaw == nil)
+        #expect(mapped.grantType == .unknown)
+        #expect(mapped.periodType == .unknown)
+        #expect(mapped.isActive)
+        let transaction = try onlyTransaction(#""transaction_id": "1", "environment": 1, "ownership_type": false, "type": {}"#)
+        #expect(transaction.environment == .unknown)
+        #expect(transaction.ownershipType == .unknown)
+        #expect(transaction.type == .unknown)
     }
 
     @Test func absentRenewStateIsUnknown() throws {

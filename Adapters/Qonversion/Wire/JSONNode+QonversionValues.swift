@@ -2,7 +2,8 @@ import EntitlementKit
 import Foundation
 
 // Field readers shared by the three wire shapes. Every present, non-null value must have the JSON type
-// Qonversion documents for it; `null` and absence both mean "not said".
+// Qonversion documents for it; `null` and absence both mean "not said". Enumerations are the exception:
+// they decide no access, so a value of the wrong type reads as "not recognised", like an unknown string.
 
 extension JSONNode {
     /// The entitlement id of an element: required, a non-empty string. An element without one could be
@@ -32,13 +33,22 @@ extension JSONNode {
         }
     }
 
-    /// `renew_state`: an integer code (v1) or a name (REST, and some v1 servers).
-    func qonversionRenewState() throws(DocumentError) -> QonversionRenewStateCode {
+    /// `renew_state`: an integer code (v1) or a name (REST, and some v1 servers). Anything else (a
+    /// boolean, a fraction) is a code no table lists, so it maps to `unknown`.
+    func qonversionRenewState() -> QonversionRenewStateCode {
         switch value {
         case .string(let name): return .name(name)
-        case .integer, .double: return .code(try integer())
-        default: throw typeMismatch("an integer or a string")
+        case .integer(let code): return .code(code)
+        case .double(let number) where number.rounded() == number && abs(number) < 1e15: return .code(Int64(number))
+        default: return .name("")
         }
+    }
+
+    /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
+    /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
+    func optionalEnumerationString(_ key: String) throws(DocumentError) -> String? {
+        guard case .string(let text)? = try optional(key)?.value else { return nil }
+        return text
     }
 
     /// The member `key` as a string, `nil` when absent or `null`.

@@ -46,10 +46,10 @@ enum QonversionLaunchResultReader {
             idPath: idPath,
             activeFlag: try element.required("active").qonversionFlag(),
             productId: try element.optionalIdentifier("associated_product"),
-            renewState: try element.optional("renew_state")?.qonversionRenewState(),
-            source: try element.optionalString("source"),
-            currentPeriodType: try element.optionalString("current_period_type"),
-            grantType: try element.optionalString("grant_type"),
+            renewState: try element.optional("renew_state").map { $0.qonversionRenewState() },
+            source: try element.optionalEnumerationString("source"),
+            currentPeriodType: try element.optionalEnumerationString("current_period_type"),
+            grantType: try element.optionalEnumerationString("grant_type"),
             startedDate: try element.optionalEpochSeconds("started_timestamp"),
             expirationDate: try element.optionalEpochSeconds("expiration_timestamp"),
             trialStartDate: try element.optionalEpochSeconds("trial_start_timestamp"),
@@ -77,9 +77,9 @@ enum QonversionLaunchResultReader {
             expirationDate: try element.optionalEpochSeconds("expiration_timestamp"),
             // `…_revoke_…`, not `…_revocation_…`: the key the server and both SDKs use.
             revokeDate: try element.optionalEpochSeconds("transaction_revoke_timestamp"),
-            environment: try element.optionalString("environment"),
-            ownershipType: try element.optionalString("ownership_type"),
-            type: try element.optionalString("type")
+            environment: try element.optionalEnumerationString("environment"),
+            ownershipType: try element.optionalEnumerationString("ownership_type"),
+            type: try element.optionalEnumerationString("type")
         )
     }
 

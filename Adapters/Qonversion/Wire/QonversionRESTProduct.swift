@@ -14,7 +14,7 @@ struct QonversionRESTProduct: Sendable, Hashable {
         guard let product = try item.optionalObject("product") else { return }
         productId = try product.optionalIdentifier("product_id")
         guard let subscription = try product.optionalObject("subscription") else { return }
-        renewState = try subscription.optional("renew_state")?.qonversionRenewState()
-        currentPeriodType = try subscription.optionalString("current_period_type")
+        renewState = try subscription.optional("renew_state").map { $0.qonversionRenewState() }
+        currentPeriodType = try subscription.optionalEnumerationString("current_period_type")
     }
 }

@@ -24,7 +24,7 @@ enum QonversionV3ListReader {
             activeFlag: try item.required("active").qonversionFlag(),
             productId: product.productId,
             renewState: product.renewState,
-            source: try item.optionalString("source"),
+            source: try item.optionalEnumerationString("source"),
             currentPeriodType: product.currentPeriodType,
             startedDate: try item.optionalEpochSeconds("started"),
             expirationDate: try item.optionalEpochSeconds("expires")

@@ -29,7 +29,7 @@ enum QonversionV4ListReader {
             activeFlag: try item.required("is_active").qonversionFlag(),
             productId: product.productId,
             renewState: product.renewState,
-            source: try item.optionalString("source"),
+            source: try item.optionalEnumerationString("source"),
             currentPeriodType: product.currentPeriodType,
             startedDate: try item.optionalISODate("started_at"),
             expirationDate: try item.optionalISODate("expires_at")

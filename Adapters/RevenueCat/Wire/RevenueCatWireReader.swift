@@ -116,18 +116,10 @@ extension LenientRawValue {
 /// The subscriber's `management_url`, which RevenueCat's SDK decodes as "a URL or nothing".
 enum ManagementURL {
     /// An absolute URL with a scheme and a host, or `nil` for anything else: absent, `null`, `""`, a
-    /// number or boolean, a relative reference, text with spaces. Checked by hand because Foundation's
-    /// `URL(string:)` percent-encodes invalid characters instead of refusing them.
+    /// number or boolean, a relative reference, text with spaces.
     static func parse(_ node: JSONNode?) -> URL? {
-        guard case .string(let text)? = node?.value, !text.isEmpty else { return nil }
-        let forbidden = text.unicodeScalars.contains { scalar in
-            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">" || scalar == "\\"
-                || scalar == "^" || scalar == "`" || scalar == "{" || scalar == "|" || scalar == "}"
-        }
-        guard !forbidden, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
-            let host = url.host, !host.isEmpty, url.absoluteString == text
-        else { return nil }
-        return url
+        guard let node else { return nil }
+        return try? node.absoluteURL()
     }
 }
 

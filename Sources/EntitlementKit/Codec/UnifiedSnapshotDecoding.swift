@@ -9,12 +9,15 @@ extension EntitlementSnapshot {
     /// Every key of the schema must be present (`null` where optional). Refused with a located
     /// ``DocumentError``: another `schemaVersion`, wrong JSON types, malformed dates, an entitlement
     /// whose key differs from its `id`, `willRenew` that contradicts `renewState`, and
-    /// `activeEntitlementIds` that contradict the entitlements' `isActive`. Unknown enum strings are kept.
+    /// `activeEntitlementIds` that contradict the entitlements' `isActive`. An enumeration string the schema
+    /// does not list reads as `.unknown`, as it does from a vendor.
     public init(json root: JSONNode) throws(DocumentError) {
         let version = try root.required("schemaVersion")
         guard try version.integer() == Int64(Self.schemaVersion) else {
             throw version.invalid("is not a supported schemaVersion (this version reads \(Self.schemaVersion))")
         }
+        let providerNode = try root.present("provider")
+        guard let provider = try providerNode.identifier() else { throw providerNode.invalid("must name the adapter that made the snapshot") }
         var entitlements: [Entitlement] = []
         for (key, node) in try root.required("entitlements").members() {
             let entitlement = try Entitlement(json: node)
@@ -25,16 +28,13 @@ extension EntitlementSnapshot {
             entitlements.append(entitlement)
         }
         self.init(
-            provider: try root.present("provider").string(),
+            provider: provider,
             appUserId: try root.nullable("appUserId")?.string(),
             originalAppUserId: try root.nullable("originalAppUserId")?.string(),
             requestDate: try root.nullable("requestDate")?.date(),
             evaluatedAt: try root.present("evaluatedAt").date(),
             firstSeen: try root.nullable("firstSeen")?.date(),
-            managementURL: try root.nullable("managementUrl").map { (node) throws(DocumentError) -> URL in
-                guard let url = URL(string: try node.string()) else { throw node.invalid("is not a URL") }
-                return url
-            },
+            managementURL: try root.nullable("managementUrl")?.absoluteURL(),
             originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
             originalPurchaseDate: try root.nullable("originalPurchaseDate")?.date(),
             entitlements: entitlements,
@@ -67,13 +67,13 @@ extension Entitlement {
             id: try node.present("id").string(),
             productId: try node.nullable("productId")?.string(),
             productPlanId: try node.nullable("productPlanId")?.string(),
-            renewState: RenewState(rawValue: try node.present("renewState").string()),
-            periodType: PeriodType(rawValue: try node.present("periodType").string()),
-            store: Store(rawValue: try node.present("store").string()),
+            renewState: RenewState(canonicalRawValue: try node.present("renewState").string()),
+            periodType: PeriodType(canonicalRawValue: try node.present("periodType").string()),
+            store: Store(canonicalRawValue: try node.present("store").string()),
             storeRaw: try node.nullable("storeRaw")?.string(),
             isSandbox: try node.present("isSandbox").bool(),
-            grantType: GrantType(rawValue: try node.present("grantType").string()),
-            ownershipType: OwnershipType(rawValue: try node.present("ownershipType").string()),
+            grantType: GrantType(canonicalRawValue: try node.present("grantType").string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.present("ownershipType").string()),
             originalPurchaseDate: try node.nullable("originalPurchaseDate")?.date(),
             firstPurchaseDate: try node.nullable("firstPurchaseDate")?.date(),
             latestPurchaseDate: try node.nullable("latestPurchaseDate")?.date(),
@@ -109,14 +109,14 @@ extension Transaction {
             transactionId: try node.nullable("transactionId")?.string(),
             originalTransactionId: try node.nullable("originalTransactionId")?.string(),
             productId: try node.nullable("productId")?.string(),
-            type: TransactionType(rawValue: try node.present("type").string()),
+            type: TransactionType(canonicalRawValue: try node.present("type").string()),
             transactionDate: try node.nullable("transactionDate")?.date(),
             expirationDate: try node.nullable("expirationDate")?.date(),
             revocationDate: try node.nullable("revocationDate")?.date(),
-            environment: Environment(rawValue: try node.present("environment").string()),
-            ownershipType: OwnershipType(rawValue: try node.present("ownershipType").string()),
+            environment: Environment(canonicalRawValue: try node.present("environment").string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.present("ownershipType").string()),
             offerCode: try node.nullable("offerCode")?.string(),
-            store: Store(rawValue: try node.present("store").string())
+            store: Store(canonicalRawValue: try node.present("store").string())
         )
     }
 }

@@ -32,7 +32,8 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     public var value: String?
     /// What is wrong, phrased to follow the value: `is not an ISO 8601 date`, `must be a string`.
     public var reason: String
-    /// The 1-based line in the document's text, for syntax errors.
+    /// The 1-based line in the document's text, for syntax errors. Printed after the reason, so a
+    /// JSON Lines reader's own `line N:` (the record's line in the file) is never confused with it.
     public var line: Int?
 
     /// The longest value quoted in a message.
@@ -52,13 +53,13 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(kind: kind, path: path, value: JSONWriter.compactText(of: value), reason: reason)
     }
 
-    /// One line: `line 3: subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.
+    /// One line, path first: `subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.
+    /// A syntax error in a multi-line document ends with the line it was found on: `… (line 7)`.
     public var description: String {
-        var text = ""
-        if let line { text += "line \(line): " }
-        text += path.description + ": "
+        var text = path.description + ": "
         if let value { text += value + " " }
         text += reason
+        if let line, line > 1 { text += " (line \(line))" }
         return text
     }
 

@@ -116,11 +116,26 @@ public struct JSONNode: Sendable, Hashable {
     public func dateFromEpochSeconds() throws(DocumentError) -> Date {
         let seconds = try number()
         let milliseconds = (seconds * 1000).rounded(.down)
-        // 0001-01-01 … 9999-12-31T23:59:59.999Z
-        guard milliseconds >= -62_135_596_800_000, milliseconds <= 253_402_300_799_999 else {
+        guard milliseconds >= Double(RFC3339.supportedMilliseconds.lowerBound),
+            milliseconds <= Double(RFC3339.supportedMilliseconds.upperBound)
+        else {
             throw invalid("is not a plausible count of seconds since 1970")
         }
         return Date(millisecondsSince1970: Int64(milliseconds))
+    }
+
+    /// An absolute URL with a scheme and a host, exactly as written. Checked by hand because
+    /// Foundation's `URL(string:)` percent-encodes invalid characters (`not a url`) instead of refusing them.
+    public func absoluteURL() throws(DocumentError) -> URL {
+        let text = try string()
+        let forbidden = text.unicodeScalars.contains { scalar in
+            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">" || scalar == "\\"
+                || scalar == "^" || scalar == "`" || scalar == "{" || scalar == "|" || scalar == "}"
+        }
+        guard !text.isEmpty, !forbidden, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+            let host = url.host, !host.isEmpty, url.absoluteString == text
+        else { throw invalid("is not an absolute URL") }
+        return url
     }
 
     // MARK: Errors

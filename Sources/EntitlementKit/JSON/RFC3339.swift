@@ -90,8 +90,14 @@ public enum RFC3339 {
         guard index == bytes.count else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
         let secondsOfDay = hour * 3600 + minute * 60 + second
-        return (days * 86_400 + secondsOfDay - offsetMinutes * 60) * 1000 + milliseconds
+        let instant = (days * 86_400 + secondsOfDay - offsetMinutes * 60) * 1000 + milliseconds
+        // An offset can carry 0001-01-01 or 9999-12-31 out of the years a canonical date can write.
+        guard supportedMilliseconds.contains(instant) else { return nil }
+        return instant
     }
+
+    /// 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in milliseconds since 1970.
+    static let supportedMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {

@@ -1,9 +1,11 @@
-/// A string-backed enumeration that keeps values nobody knows yet.
+/// A string-backed enumeration that can grow without breaking code that switches over it.
 ///
 /// The unified enums (``Store``, ``RenewState``, …) are structs over their camelCase raw value rather
-/// than closed `enum`s, so a snapshot written by a newer EntitlementKit — or a vendor value an adapter
-/// chose to pass through — decodes, compares and re-encodes without loss. Adapters map vendor values they
-/// do not recognise to `.unknown`; ``isKnown`` tells the listed values from the rest.
+/// than closed `enum`s, so later versions can add values without an API break, and a value made from any
+/// string never traps. The unified JSON carries only the values the schema lists: adapters map vendor
+/// values they do not recognise to `.unknown` (a vendor's own spelling survives where the schema keeps it,
+/// as ``Entitlement/storeRaw``), a snapshot reader reads an unlisted value as `.unknown`, and a value
+/// outside ``knownValues`` is written as `"unknown"` (``canonicalRawValue``).
 public protocol OpenEnumeration: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 where RawValue == String {
@@ -11,6 +13,8 @@ where RawValue == String {
     init(rawValue: String)
     /// The values this version of EntitlementKit defines, `unknown` included.
     static var knownValues: [Self] { get }
+    /// The value for "not said, or not recognised".
+    static var unknown: Self { get }
 }
 
 extension OpenEnumeration {
@@ -24,4 +28,13 @@ extension OpenEnumeration {
 
     /// Whether this value is one of ``knownValues``.
     public var isKnown: Bool { Self.knownValues.contains(self) }
+
+    /// The raw value when it is one of ``knownValues``, otherwise `"unknown"`: what the unified JSON holds.
+    public var canonicalRawValue: String { isKnown ? rawValue : Self.unknown.rawValue }
+
+    /// The value named by a unified-JSON string: a listed value, or `.unknown` for anything else.
+    public init(canonicalRawValue: String) {
+        let value = Self(rawValue: canonicalRawValue)
+        self = value.isKnown ? value : Self.unknown
+    }
 }
