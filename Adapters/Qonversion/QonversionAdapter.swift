@@ -38,8 +38,8 @@ public struct QonversionAdapter: EntitlementAdapter {
         let wire: QonversionWireDocument
         switch try format(of: document) {
         case .launchResult: wire = try QonversionLaunchResultReader.read(document)
-        case .v3List: wire = try QonversionV3ListReader.read(document)
-        case .v4List: wire = try QonversionV4ListReader.read(document)
+        case .v3List: wire = try QonversionRESTListReader.v3.read(document)
+        case .v4List: wire = try QonversionRESTListReader.v4.read(document)
         }
         return try EntitlementSnapshot(qonversion: wire, provider: provider, at: instant)
     }
