@@ -30,16 +30,20 @@ public struct ParityCheck: Sendable {
         public var isComplete: Bool { failuresInA == 0 && failuresInB == 0 }
     }
 
-    /// Reads each record; formats are detected per record (or named by envelopes).
+    /// Reads each record; formats are detected per record unless ``format`` or an envelope names one.
     public let decoder: SnapshotDecoder
+    /// The format of every record of both exports that does not name its own in an envelope; `nil`
+    /// detects it per record. An envelope naming another format is a failure for that record.
+    public let format: String?
     /// The instant both sides are evaluated at.
     public let instant: Date
     /// What the per-customer diff compares.
     public let options: SnapshotDiff.Options
 
     /// Creates a check.
-    public init(decoder: SnapshotDecoder, at instant: Date, options: SnapshotDiff.Options = .init()) {
+    public init(decoder: SnapshotDecoder, format: String? = nil, at instant: Date, options: SnapshotDiff.Options = .init()) {
         self.decoder = decoder
+        self.format = format
         self.instant = instant
         self.options = options
     }
@@ -58,12 +62,13 @@ public struct ParityCheck: Sendable {
         progress: (Side, Int) -> Void = { _, _ in }
     ) throws -> Outcome {
         let decoder = self.decoder
+        let format = self.format
         let instant = self.instant
         let limitA = a.maximumLineLength
         var baseline = ParityBaseline()
         var failuresInA = 0
         var recordsInA = 0
-        try processor.run(&a, transform: { decoder.snapshot(of: $0, at: instant, maximumLineLength: limitA) }) { line, result in
+        try processor.run(&a, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limitA) }) { line, result in
             recordsInA += 1
             do {
                 try baseline.add(result.get(), line: line.number)
@@ -81,7 +86,7 @@ public struct ParityCheck: Sendable {
         let limitB = b.maximumLineLength
         var failuresInB = 0
         var recordsInB = 0
-        try processor.run(&b, transform: { decoder.snapshot(of: $0, at: instant, maximumLineLength: limitB) }) { line, result in
+        try processor.run(&b, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limitB) }) { line, result in
             recordsInB += 1
             do {
                 try comparison.compare(result.get(), line: line.number)

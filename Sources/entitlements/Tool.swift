@@ -42,7 +42,11 @@ enum Tool {
             return .usage
         }
         if name == "--help" || name == "-h" || name == "help" {
-            if name == "help", arguments.count > 1, let command = commands.first(where: { $0.definition.name == arguments[1] }) {
+            if name == "help", arguments.count > 1, !["help", "--help", "-h"].contains(arguments[1]) {
+                // A typo in `help convret` must not look like an answer.
+                guard let command = commands.first(where: { $0.definition.name == arguments[1] }) else {
+                    return fail(.usage("unknown command '\(arguments[1])'", command: ""), context: context)
+                }
                 return emitOrFail(command.definition.help, context: context)
             }
             return emitOrFail(help, context: context)

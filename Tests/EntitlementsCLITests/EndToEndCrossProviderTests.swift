@@ -68,6 +68,28 @@ struct EndToEndCrossProviderTests {
         #expect(roundTrip.stdout == "{\n  \"accessDifferences\": [],\n  \"fieldDifferences\": []\n}\n")
     }
 
+    @Test func diffFromNamesTheFormatOfBothDocuments() throws {
+        let heidi = Tool.crossProvider("heidi.revenuecat.json")
+        let same = try Tool.run(["diff", "--from", "revenuecat"] + Self.at + [heidi, heidi])
+        #expect(same.status == 0)
+        #expect(same.stdout == "no differences\n")
+
+        // Named as Qonversion, the RevenueCat document A is refused before B is read.
+        let carolA = Tool.crossProvider("carol.revenuecat.json"), carolB = Tool.crossProvider("carol.qonversion.json")
+        let wrong = try Tool.run(["diff", "--from", "qonversion"] + Self.at + [carolA, carolB])
+        #expect(wrong.status == 65)
+        #expect(wrong.stdout.isEmpty)
+        #expect(wrong.stderrLines == ["error: \(carolA): $: has `subscriber`: not a Qonversion response"])
+
+        // An envelope's provider must agree with --from, in B as in A.
+        let response = try Tool.repositoryFile(carolB)
+        let envelope = #"{"appUserId": "carol", "provider": "qonversion", "response": \#(response)}"#
+        let contradicted = try Tool.run(["diff", "--from", "revenuecat"] + Self.at + [carolA, "-"], stdin: Data(envelope.utf8))
+        #expect(contradicted.status == 65)
+        #expect(contradicted.stdout.isEmpty)
+        #expect(contradicted.stderrLines == [#"error: <stdin>: provider: "qonversion" contradicts the requested format "revenuecat""#])
+    }
+
     @Test func diffWithABadDocumentNamesItAndPrintsNothing() throws {
         let result = try Tool.run(["diff"] + Self.at + [Tool.crossProvider("carol.revenuecat.json"), "Fixtures/revenuecat/malformed-date.json"])
         #expect(result.status == 65)
@@ -161,6 +183,26 @@ struct EndToEndCrossProviderTests {
         #expect(!result.stdout.contains("differences ("))
     }
 
+    @Test func parityFromNamesTheFormatOfEveryRecordWithoutAProvider() throws {
+        // Half of B's envelopes name "qonversion", half leave it out; --from qonversion agrees with both.
+        let same = try Tool.run(["parity", "--from", "qonversion"] + Self.at + [Self.exportB, Self.exportB])
+        #expect(same.status == 0)
+        #expect(same.stderr.isEmpty)
+        #expect(same.stdout.hasPrefix("customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+
+        // It applies to both files: as RevenueCat, B's records fail — the bare ones do not decode, the
+        // ones naming qonversion contradict --from — and parity is not proven.
+        let wrong = try Tool.run(["parity", "--json", "--from", "revenuecat"] + Self.at + [Self.exportA, Self.exportB])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderrLines.count == 9)
+        #expect(wrong.stderrLines.filter { $0.hasPrefix("error: \(Self.exportB): line ") }.count == 8)
+        #expect(wrong.stderrLines.filter { $0.hasSuffix(#"provider: "qonversion" contradicts the requested format "revenuecat""#) }.count == 4)
+        #expect(wrong.stderrLines.last == "parity: records not compared: 8 in \(Self.exportB)")
+        let report = try JSONValue.parse(wrong.stdout)
+        #expect(report["totals"]?["customersInA"] == .integer(8))
+        #expect(report["totals"]?["customersInB"] == .integer(0))
+    }
+
     @Test func badAndDuplicateRecordsAreReportedCountedAndFailTheRun() throws {
         var lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
         lines.insert(lines[0], at: 3)                               // alice again, line 4
@@ -170,7 +212,8 @@ struct EndToEndCrossProviderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let result = try Tool.run(["parity", "--json"] + Self.at + [file.path, Self.exportB])
-        #expect(result.status == 65)
+        // Not 65: parity cannot be proven when records were not compared, so the answer is "no".
+        #expect(result.status == 1)
         #expect(result.stderrLines.count == 3)
         #expect(result.stderrLines[0] == #"error: \#(file.path): line 4: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#)
         #expect(result.stderrLines[1] == "error: \(file.path): line 6: response.request_date: is required but missing")

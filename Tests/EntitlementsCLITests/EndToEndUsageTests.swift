@@ -27,6 +27,26 @@ struct EndToEndUsageTests {
         #expect(try Tool.run(["help", command]).stdout == result.stdout)
     }
 
+    @Test(arguments: ["diff", "parity"])
+    func diffAndParityTakeFrom(command: String) throws {
+        let help = try Tool.run([command, "--help"])
+        #expect(help.stdout.hasPrefix("USAGE: entitlements \(command) [--from PROVIDER] "))
+        #expect(help.stdout.contains("\n  --from PROVIDER "))
+    }
+
+    @Test func helpForAnUnknownCommandIsAUsageError() throws {
+        let result = try Tool.run(["help", "frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["error: unknown command 'frobnicate'", "Run 'entitlements --help' for usage."])
+        // Asking for help about help is the tool's help.
+        for argument in ["help", "--help", "-h"] {
+            let help = try Tool.run(["help", argument])
+            #expect(help.status == 0)
+            #expect(help.stdout.hasPrefix("USAGE: entitlements <command> [options]\n"))
+        }
+    }
+
     @Test func noArgumentsIsAUsageError() throws {
         let result = try Tool.run([])
         #expect(result.status == 64)
@@ -51,6 +71,12 @@ struct EndToEndUsageTests {
         (["convert", "--from", "stripe", "a.json"],
          #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, unified)"#,
          "Run 'entitlements convert --help' for usage."),
+        (["diff", "--from", "stripe", "a", "b"],
+         #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, unified)"#,
+         "Run 'entitlements diff --help' for usage."),
+        (["parity", "--from", "stripe", "a", "b"],
+         #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, unified)"#,
+         "Run 'entitlements parity --help' for usage."),
         (["diff", "a.json"], "error: missing B", "Run 'entitlements diff --help' for usage."),
         (["diff", "-", "-"], "error: A and B cannot both be standard input", "Run 'entitlements diff --help' for usage."),
         (["diff", "--expiry-tolerance", "-5", "a", "b"],

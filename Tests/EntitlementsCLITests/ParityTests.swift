@@ -16,11 +16,12 @@ struct ParityTests {
         return #"{"appUserId": "\#(user)", "provider": "toy", "response": \#(response)}"#
     }
 
-    func check(_ a: [String], _ b: [String], options: SnapshotDiff.Options = .init()) throws -> (ParityCheck.Outcome, [String]) {
+    func check(_ a: [String], _ b: [String], decoder: SnapshotDecoder? = nil, format: String? = nil,
+               options: SnapshotDiff.Options = .init()) throws -> (ParityCheck.Outcome, [String]) {
         var readerA = JSONLinesReader(data: Data(a.joined(separator: "\n").utf8))
         var readerB = JSONLinesReader(data: Data(b.joined(separator: "\n").utf8))
         var failures: [String] = []
-        let outcome = try ParityCheck(decoder: decoder, at: TestValues.now, options: options).run(
+        let outcome = try ParityCheck(decoder: decoder ?? self.decoder, format: format, at: TestValues.now, options: options).run(
             a: &readerA, b: &readerB, processor: OrderedLineProcessor(jobs: 2, windowLineCount: 2),
             failed: { side, failure in failures.append("\(side.rawValue) \(failure)") })
         return (outcome, failures)
@@ -89,6 +90,23 @@ struct ParityTests {
         #expect(outcome.report.totals.customersInA == 1)
         #expect(outcome.report.totals.customersInB == 1)
         #expect(outcome.report.totals.matched == 1)
+    }
+
+    @Test func aFormatAppliesToBothExportsAndEnvelopesMustAgreeWithIt() throws {
+        // Every object has the greedy format's shape too, so without a format nothing decodes.
+        let greedy = SnapshotDecoder(adapters: [ToyAdapter(), GreedyAdapter()])
+        let bare = #"{"appUserId": "alice", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
+        let (undetected, ambiguous) = try check([bare], [bare], decoder: greedy)
+        #expect(ambiguous.count == 2)
+        #expect(undetected.report.totals.matched == 0)
+
+        let namedGreedy = #"{"appUserId": "bob", "provider": "greedy", "response": {}}"#
+        let (outcome, failures) = try check([bare, record("carol", [])], [bare, namedGreedy], decoder: greedy, format: "toy")
+        #expect(failures == [#"B line 2: provider: "greedy" contradicts the requested format "toy""#])
+        #expect(outcome.failuresInA == 0)
+        #expect(outcome.failuresInB == 1)
+        #expect(outcome.report.totals.matched == 1)
+        #expect(outcome.report.onlyInA == ["carol"])
     }
 
     @Test func theJSONReportHasTheSpecifiedShapeWithCompleteSortedLists() throws {

@@ -4,10 +4,11 @@ import EntitlementKit
 enum DiffCommand: Command {
     static let definition = CommandDefinition(
         name: "diff",
-        synopsis: "[--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... A B",
+        synopsis: "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... A B",
         summary: "Compare two documents about one customer (any formats): access first, then fields.",
         discussion: """
-            Both documents are evaluated at the same instant. Access differences are entitlement ids \
+            Both documents are evaluated at the same instant; --from names the format of both (an \
+            envelope's provider must agree with it). Access differences are entitlement ids \
             active in one document and not in the other (an id a document lacks is inactive there). \
             Field differences compare, for every entitlement both list: renewState, expirationDate \
             (within --expiry-tolerance), store, productId, productPlanId, periodType, isSandbox, \
@@ -20,20 +21,21 @@ enum DiffCommand: Command {
             .init(name: "A", help: "The first document; - reads standard input."),
             .init(name: "B", help: "The second document; - reads standard input."),
         ],
-        options: [CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField],
+        options: [CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField],
         positionalCount: (2, 2),
         exitStatuses: "  0 same access (fields may differ); 1 access differs; 64 usage; 65 bad document; 66 cannot open A or B"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+        let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
         let options = try CommonOptions.diffOptions(arguments, command: definition.name)
         let (pathA, pathB) = (arguments.positionals[0], arguments.positionals[1])
         if pathA == "-", pathB == "-" {
             throw .usage("A and B cannot both be standard input", command: definition.name)
         }
-        let a = try context.snapshot(of: InputFile(argument: pathA), format: nil, at: instant)
-        let b = try context.snapshot(of: InputFile(argument: pathB), format: nil, at: instant)
+        let a = try context.snapshot(of: InputFile(argument: pathA), format: format, at: instant)
+        let b = try context.snapshot(of: InputFile(argument: pathB), format: format, at: instant)
         let diff = SnapshotDiff(a, b, options: options)
         try context.emit(arguments.has("--json") ? diff.jsonValue.prettyText : DiffText.render(diff))
         return diff.hasAccessDifferences ? .negative : .success

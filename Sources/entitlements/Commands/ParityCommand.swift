@@ -6,32 +6,35 @@ import Foundation
 enum ParityCommand: Command {
     static let definition = CommandDefinition(
         name: "parity",
-        synopsis: "[--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--jobs N] A B",
+        synopsis: "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--jobs N] A B",
         summary: "Join two JSON Lines exports on appUserId and compare every customer's access and fields.",
         discussion: """
             Each line of A and B is a vendor response or an envelope {"appUserId", "provider", \
-            "response"}; the format is detected per line. Customers are joined on the snapshot's \
+            "response"}; the format is the envelope's provider, else --from, else detected per line (an \
+            envelope whose provider contradicts --from is a bad record). Customers are joined on the snapshot's \
             appUserId (the envelope's when given). The report counts customers in A, in B, matched, only \
             in A, only in B, with access differences and with field differences (compared as in \
             'entitlements diff'), then lists the first \(ParityText.exampleLimit) examples of each kind; \
             --json prints the complete lists, sorted by appUserId then entitlementId. A record that \
             cannot be used (it does not decode, has no appUserId, or repeats an appUserId already seen in \
-            its file) is reported on standard error with its line and counted, and the exit status is 65.
+            its file) is reported on standard error with its line and counted, and the exit status is 1: \
+            parity was not proven.
             """,
         positionals: [
             .init(name: "A", help: "The first export (usually the current backend); - reads standard input."),
             .init(name: "B", help: "The second export (usually the new backend); - reads standard input."),
         ],
-        options: [CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField, CommonOptions.jobs],
+        options: [CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField, CommonOptions.jobs],
         positionalCount: (2, 2),
         exitStatuses: """
-              0 every record compared and no customer's access differs; 1 some customer's access differs \
-            (an access difference, or a customer on one side only who has access there); 64 usage; \
-            65 some records could not be used; 66 cannot open A or B
+              0 every record compared and no customer's access differs; 1 otherwise: some customer's \
+            access differs (an access difference, or a customer on one side only who has access there) or \
+            some records could not be used; 64 usage; 66 cannot open A or B; 74 read or write error
             """
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+        let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
         let options = try CommonOptions.diffOptions(arguments, command: definition.name)
         let jobs = try CommonOptions.jobs(arguments, command: definition.name)
@@ -42,7 +45,7 @@ enum ParityCommand: Command {
         }
         var readerA = try inputA.lineReader()
         var readerB = try inputB.lineReader()
-        let check = ParityCheck(decoder: context.decoder, at: instant, options: options)
+        let check = ParityCheck(decoder: context.decoder, format: format, at: instant, options: options)
         let outcome: ParityCheck.Outcome
         do {
             outcome = try check.run(
@@ -68,7 +71,8 @@ enum ParityCommand: Command {
             if outcome.failuresInA > 0 { parts.append("\(outcome.failuresInA) in \(inputA.displayName)") }
             if outcome.failuresInB > 0 { parts.append("\(outcome.failuresInB) in \(inputB.displayName)") }
             StandardError.print("parity: records not compared: \(parts.joined(separator: ", "))")
-            return .dataError
+            // Records that were not compared may hide access differences: fail closed.
+            return .negative
         }
         return report.hasAccessDifferences ? .negative : .success
     }

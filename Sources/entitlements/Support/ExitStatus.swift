@@ -2,7 +2,8 @@
 enum ExitStatus: Int32 {
     /// Success; for `check`, `diff`, `parity` also "no (access) difference".
     case success = 0
-    /// The answer is "no": an entitlement is not active, access differs, an id is not usable.
+    /// The answer is "no": an entitlement is not active, access differs or parity is not proven, an id is
+    /// not usable.
     case negative = 1
     /// EX_USAGE: wrong arguments.
     case usage = 64
