@@ -61,44 +61,47 @@ public struct ParityCheck: Sendable {
         failed: (Side, LineFailure) throws -> Void,
         progress: (Side, Int) -> Void = { _, _ in }
     ) throws -> Outcome {
-        let decoder = self.decoder
-        let format = self.format
-        let instant = self.instant
-        let limitA = a.maximumLineLength
         var baseline = ParityBaseline()
-        var failuresInA = 0
-        var recordsInA = 0
-        try processor.run(&a, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limitA) }) { line, result in
-            recordsInA += 1
-            do {
-                try baseline.add(result.get(), line: line.number)
-            } catch let failure as LineFailure {
-                failuresInA += 1
-                try failed(.a, failure)
-            } catch let error as DocumentError {
-                failuresInA += 1
-                try failed(.a, LineFailure(line: line.number, error: error))
-            }
-            progress(.a, recordsInA)
+        let failuresInA = try read(.a, &a, processor: processor, failed: failed, progress: progress) { snapshot, line in
+            try baseline.add(snapshot, line: line)
         }
         var comparison = ParityComparison(baseline: baseline, options: options)
         baseline = ParityBaseline()
-        let limitB = b.maximumLineLength
-        var failuresInB = 0
-        var recordsInB = 0
-        try processor.run(&b, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limitB) }) { line, result in
-            recordsInB += 1
-            do {
-                try comparison.compare(result.get(), line: line.number)
-            } catch let failure as LineFailure {
-                failuresInB += 1
-                try failed(.b, failure)
-            } catch let error as DocumentError {
-                failuresInB += 1
-                try failed(.b, LineFailure(line: line.number, error: error))
-            }
-            progress(.b, recordsInB)
+        let failuresInB = try read(.b, &b, processor: processor, failed: failed, progress: progress) { snapshot, line in
+            try comparison.compare(snapshot, line: line)
         }
         return Outcome(report: comparison.report(), failuresInA: failuresInA, failuresInB: failuresInB)
+    }
+
+    /// Decodes every record of one side and hands each snapshot to `consume`; a record that cannot be
+    /// decoded, or that `consume` refuses, goes to `failed`. Returns the number of such records.
+    private func read(
+        _ side: Side,
+        _ reader: inout JSONLinesReader,
+        processor: OrderedLineProcessor,
+        failed: (Side, LineFailure) throws -> Void,
+        progress: (Side, Int) -> Void,
+        consume: (EntitlementSnapshot, Int) throws -> Void
+    ) throws -> Int {
+        let decoder = self.decoder
+        let format = self.format
+        let instant = self.instant
+        let limit = reader.maximumLineLength
+        var failures = 0
+        var records = 0
+        try processor.run(&reader, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limit) }) { line, result in
+            records += 1
+            do {
+                try consume(result.get(), line.number)
+            } catch let failure as LineFailure {
+                failures += 1
+                try failed(side, failure)
+            } catch let error as DocumentError {
+                failures += 1
+                try failed(side, LineFailure(line: line.number, error: error))
+            }
+            progress(side, records)
+        }
+        return failures
     }
 }
