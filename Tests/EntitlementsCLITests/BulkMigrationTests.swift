@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitMigration
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("BulkMigration and OrderedLineProcessor: streaming, ordered, parallel")
@@ -83,18 +84,22 @@ struct BulkMigrationTests {
 
     @Test func aWindowIsAlsoBoundedByBytes() throws {
         let text = (1...10).map { _ in String(repeating: "z", count: 100) }.joined(separator: "\n")
-        var reader = JSONLinesReader(data: Data(text.utf8))
-        var windows: [[Int]] = []
-        var current: [Int] = []
-        var transformed = 0
-        let processor = OrderedLineProcessor(jobs: 1, windowLineCount: 100, windowByteCount: 250)
-        // A single worker transforms a whole window before delivering it, so deliveries come in window-sized runs.
-        try processor.run(&reader, transform: { $0.number }, deliver: { _, number in
-            transformed += 1
-            current.append(number)
-            if current.count == 3 || number == 10 { windows.append(current); current = [] }
-        })
-        #expect(transformed == 10)
-        #expect(windows == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10]])
+        // How many lines had been transformed when each line was delivered: a window is transformed
+        // whole before any of it is delivered, so this shows where each window ended.
+        func transformedAtEachDelivery(windowByteCount: Int) throws -> [Int] {
+            var reader = JSONLinesReader(data: Data(text.utf8))
+            let transformed = Mutex(0)
+            var seen: [Int] = []
+            let processor = OrderedLineProcessor(jobs: 1, windowLineCount: 100, windowByteCount: windowByteCount)
+            try processor.run(&reader, transform: { line -> Int in
+                transformed.withLock { $0 += 1 }
+                return line.number
+            }, deliver: { _, _ in
+                seen.append(transformed.withLock { $0 })
+            })
+            return seen
+        }
+        #expect(try transformedAtEachDelivery(windowByteCount: 250) == [3, 3, 3, 6, 6, 6, 9, 9, 9, 10])
+        #expect(try transformedAtEachDelivery(windowByteCount: 1 << 20) == Array(repeating: 10, count: 10))
     }
 }

@@ -74,8 +74,6 @@ struct RevenueCatNonSubscription: Sendable, Hashable {
     var productId: String
     /// Where it sits in its product's list; keeps sorting deterministic.
     var index: Int
-    /// `id`: RevenueCat's own id of the purchase (not a store id).
-    var revenueCatId: String?
     /// `store_transaction_id`.
     var storeTransactionId: String?
     /// `purchase_date`. Required.
@@ -100,8 +98,6 @@ struct RevenueCatEntitlementRecord: Sendable, Hashable {
     var purchaseDate: Date?
     /// `grace_period_expires_date`.
     var gracePeriodExpiresDate: Date?
-    /// `product_plan_identifier`: the Google Play base plan (read by RevenueCat's Android SDK).
-    var productPlanIdentifier: String?
 }
 
 /// A field RevenueCat's SDK reads tolerantly: a bad value there never fails the document.

@@ -72,7 +72,6 @@ extension RevenueCatNonSubscription {
     init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
         self.productId = productId
         self.index = index
-        revenueCatId = try node.optional("id")?.identifier()
         storeTransactionId = try node.optional("store_transaction_id")?.identifier()
         purchaseDate = try node.required("purchase_date").date()
         originalPurchaseDate = try node.optional("original_purchase_date")?.date()
@@ -94,7 +93,6 @@ extension RevenueCatEntitlementRecord {
         expiresDate = expiry.isNull ? nil : try expiry.date()
         purchaseDate = try node.optional("purchase_date")?.date()
         gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
-        productPlanIdentifier = try node.optional("product_plan_identifier")?.identifier()
     }
 }
 
