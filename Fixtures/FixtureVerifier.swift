@@ -20,6 +20,10 @@ public enum FixtureVerifier {
         }
     }
 
+    /// The instant failure scenarios are mapped at. A malformed document must fail at any instant, so the
+    /// value only has to be fixed (2025-06-15T15:06:40Z), not meaningful.
+    public static let failureScenarioInstant = Date(millisecondsSince1970: 1_750_000_000_000)
+
     /// Maps the scenario's document with `adapter` at the expected snapshot's `evaluatedAt` and compares
     /// the canonical JSON field by field, or checks that it fails with the expected kind and path.
     public static func verify(_ scenario: FixtureScenario, with adapter: some EntitlementAdapter) throws -> Result {
@@ -43,7 +47,7 @@ public enum FixtureVerifier {
         }
         guard let failure = try scenario.expectedFailure() else { return Result(scenario: scenario, problems: ["no expectation"]) }
         do {
-            let snapshot = try adapter.snapshot(from: document, at: Date(millisecondsSince1970: 1_750_000_000_000))
+            let snapshot = try adapter.snapshot(from: document, at: failureScenarioInstant)
             return Result(scenario: scenario, problems: [
                 "expected \(failure.kind.rawValue) at \(failure.path), the adapter produced a snapshot with active \(snapshot.activeEntitlementIds)"
             ])

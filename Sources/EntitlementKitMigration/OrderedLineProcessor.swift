@@ -93,6 +93,9 @@ private final class Slots<Value>: @unchecked Sendable {
     }
 
     func values() -> [Value] {
-        (0..<count).compactMap { storage[$0] }
+        (0..<count).map { index in
+            guard let value = storage[index] else { preconditionFailure("window slot \(index) was never filled") }
+            return value
+        }
     }
 }

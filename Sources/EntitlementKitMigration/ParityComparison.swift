@@ -59,15 +59,8 @@ public struct ParityComparison: Sendable {
     public func report() -> ParityReport {
         let onlyInA = unmatched.keys.sorted(by: ParityReport.precedes)
         let onlyInAWithAccess = unmatched.values.filter(\.snapshot.hasActiveEntitlement).count
-        // Stable sorts keep each customer's differences in the diff's own order (entitlement, then field).
-        let sortedAccess = accessDifferences.enumerated().sorted { lhs, rhs in
-            ParityReport.precedes((lhs.element.appUserId, lhs.element.difference.entitlementId, lhs.offset),
-                                  (rhs.element.appUserId, rhs.element.difference.entitlementId, rhs.offset))
-        }.map(\.element)
-        let sortedFields = fieldDifferences.enumerated().sorted { lhs, rhs in
-            ParityReport.precedes((lhs.element.appUserId, lhs.element.difference.entitlementId, lhs.offset),
-                                  (rhs.element.appUserId, rhs.element.difference.entitlementId, rhs.offset))
-        }.map(\.element)
+        let sortedAccess = Self.sortedByCustomer(accessDifferences) { ($0.appUserId, $0.difference.entitlementId) }
+        let sortedFields = Self.sortedByCustomer(fieldDifferences) { ($0.appUserId, $0.difference.entitlementId) }
         return ParityReport(
             totals: ParityReport.Totals(
                 customersInA: customersInA,
@@ -84,5 +77,14 @@ public struct ParityComparison: Sendable {
             fieldDifferences: sortedFields,
             oneSidedCustomersWithAccess: onlyInAWithAccess + onlyInBWithAccess
         )
+    }
+
+    /// Sorted by customer, then entitlement; a stable sort keeps each customer's differences in the
+    /// diff's own order (entitlement, then field).
+    private static func sortedByCustomer<Entry>(_ entries: [Entry], key: (Entry) -> (String, String)) -> [Entry] {
+        entries.enumerated().sorted { lhs, rhs in
+            let (left, right) = (key(lhs.element), key(rhs.element))
+            return ParityReport.precedes((left.0, left.1, lhs.offset), (right.0, right.1, rhs.offset))
+        }.map(\.element)
     }
 }

@@ -24,8 +24,9 @@ enum Tool {
         }
         text += "\n" + TextWrapping.wrap("""
             Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
-            document's shape unless --from names one. Exit statuses follow sysexits.h: 64 usage, 65 bad \
-            data, 66 cannot open input, 73 cannot create output.
+            document's shape unless --from names one. Exit statuses: 0 success; 1 a negative answer \
+            (check, diff, parity, validate-user-id); and, following sysexits.h, 64 usage, 65 bad data, \
+            66 cannot open input, 73 cannot create output, 74 read or write error.
             """)
         text += "\n\nRun 'entitlements <command> --help' for a command's options.\n"
         return text

@@ -20,7 +20,7 @@ struct SnapshotQueryTests {
         #expect(snapshot.entitlements(forProduct: "nothing").isEmpty)
     }
 
-    @Test("a customer with nothing active")
+    @Test("after every expiry only lifetime access remains; an empty snapshot grants nothing")
     func nothingActive() {
         let snapshot = goldenSnapshot().evaluated(at: instant("2025-07-01T00:00:00.001Z"))
         #expect(snapshot.activeEntitlementIds == ["lifetime"])
@@ -38,5 +38,13 @@ struct SnapshotQueryTests {
         let literal: PeriodType = "trial"
         #expect(literal == .trial)
         #expect(RenewState.knownValues.map(\.rawValue) == ["willRenew", "nonRenewable", "billingIssue", "cancelled", "unknown"])
+    }
+
+    @Test("Codable enumerations follow the unified JSON form: only listed values, anything else is unknown")
+    func openEnumerationCodable() throws {
+        let encoded = try JSONEncoder().encode([Store.playStore, Store(rawValue: "roku")])
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["playStore","unknown"]"#)
+        let decoded = try JSONDecoder().decode([PeriodType].self, from: Data(#"["trial","winBack"]"#.utf8))
+        #expect(decoded == [.trial, .unknown])
     }
 }

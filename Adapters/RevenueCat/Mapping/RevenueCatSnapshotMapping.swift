@@ -51,7 +51,7 @@ extension Entitlement {
             renewState: .revenueCat(expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
             periodType: periodType,
             store: store,
-            storeRaw: purchase.store.text.flatMap { $0.isEmpty ? nil : $0 },
+            storeRaw: purchase.store.text,
             isSandbox: purchase.isSandbox,
             grantType: GrantType(revenueCatStore: store, ownership: ownershipType),
             ownershipType: ownershipType,

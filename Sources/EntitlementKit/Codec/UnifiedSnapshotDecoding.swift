@@ -16,7 +16,7 @@ extension EntitlementSnapshot {
         guard try version.integer() == Int64(Self.schemaVersion) else {
             throw version.invalid("is not a supported schemaVersion (this version reads \(Self.schemaVersion))")
         }
-        let providerNode = try root.present("provider")
+        let providerNode = try root.required("provider")
         guard let provider = try providerNode.identifier() else { throw providerNode.invalid("must name the adapter that made the snapshot") }
         var entitlements: [Entitlement] = []
         for (key, node) in try root.required("entitlements").members() {
@@ -32,13 +32,13 @@ extension EntitlementSnapshot {
             appUserId: try root.nullable("appUserId")?.string(),
             originalAppUserId: try root.nullable("originalAppUserId")?.string(),
             requestDate: try root.nullable("requestDate")?.date(),
-            evaluatedAt: try root.present("evaluatedAt").date(),
+            evaluatedAt: try root.required("evaluatedAt").date(),
             firstSeen: try root.nullable("firstSeen")?.date(),
             managementURL: try root.nullable("managementUrl")?.absoluteURL(),
             originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
             originalPurchaseDate: try root.nullable("originalPurchaseDate")?.date(),
             entitlements: entitlements,
-            nonSubscriptionTransactions: try root.present("nonSubscriptionTransactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) }
+            nonSubscriptionTransactions: try root.required("nonSubscriptionTransactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) }
         )
         for entitlement in self.entitlements.values where entitlement.isActive {
             if let expirationDate = entitlement.expirationDate, evaluatedAt > expirationDate {
@@ -46,7 +46,7 @@ extension EntitlementSnapshot {
                                     value: "true", reason: "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt")
             }
         }
-        let listed = try root.present("activeEntitlementIds")
+        let listed = try root.required("activeEntitlementIds")
         let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
         guard listedIds.sorted() == activeEntitlementIds.sorted() else {
             throw DocumentError(kind: .inconsistent, path: listed.path, offending: listed.value,
@@ -64,16 +64,16 @@ extension Entitlement {
     /// Reads one entitlement in the unified JSON form; see ``EntitlementSnapshot/init(json:)-(JSONNode)``.
     public init(json node: JSONNode) throws(DocumentError) {
         self.init(
-            id: try node.present("id").string(),
+            id: try node.required("id").string(),
             productId: try node.nullable("productId")?.string(),
             productPlanId: try node.nullable("productPlanId")?.string(),
-            renewState: RenewState(canonicalRawValue: try node.present("renewState").string()),
-            periodType: PeriodType(canonicalRawValue: try node.present("periodType").string()),
-            store: Store(canonicalRawValue: try node.present("store").string()),
+            renewState: RenewState(canonicalRawValue: try node.required("renewState").string()),
+            periodType: PeriodType(canonicalRawValue: try node.required("periodType").string()),
+            store: Store(canonicalRawValue: try node.required("store").string()),
             storeRaw: try node.nullable("storeRaw")?.string(),
-            isSandbox: try node.present("isSandbox").bool(),
-            grantType: GrantType(canonicalRawValue: try node.present("grantType").string()),
-            ownershipType: OwnershipType(canonicalRawValue: try node.present("ownershipType").string()),
+            isSandbox: try node.required("isSandbox").bool(),
+            grantType: GrantType(canonicalRawValue: try node.required("grantType").string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.required("ownershipType").string()),
             originalPurchaseDate: try node.nullable("originalPurchaseDate")?.date(),
             firstPurchaseDate: try node.nullable("firstPurchaseDate")?.date(),
             latestPurchaseDate: try node.nullable("latestPurchaseDate")?.date(),
@@ -89,12 +89,12 @@ extension Entitlement {
                 return Int(value)
             },
             lastActivatedOfferCode: try node.nullable("lastActivatedOfferCode")?.string(),
-            transactions: try node.present("transactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) },
+            transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) },
             at: .distantPast
         )
-        let active = try node.present("isActive")
+        let active = try node.required("isActive")
         self.isActive = try active.bool()
-        let willRenewNode = try node.present("willRenew")
+        let willRenewNode = try node.required("willRenew")
         guard try willRenewNode.bool() == willRenew else {
             throw DocumentError(kind: .inconsistent, path: willRenewNode.path, offending: willRenewNode.value,
                                 reason: "contradicts renewState \(JSONWriter.quoted(renewState.rawValue))")
@@ -109,24 +109,19 @@ extension Transaction {
             transactionId: try node.nullable("transactionId")?.string(),
             originalTransactionId: try node.nullable("originalTransactionId")?.string(),
             productId: try node.nullable("productId")?.string(),
-            type: TransactionType(canonicalRawValue: try node.present("type").string()),
+            type: TransactionType(canonicalRawValue: try node.required("type").string()),
             transactionDate: try node.nullable("transactionDate")?.date(),
             expirationDate: try node.nullable("expirationDate")?.date(),
             revocationDate: try node.nullable("revocationDate")?.date(),
-            environment: Environment(canonicalRawValue: try node.present("environment").string()),
-            ownershipType: OwnershipType(canonicalRawValue: try node.present("ownershipType").string()),
+            environment: Environment(canonicalRawValue: try node.required("environment").string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.required("ownershipType").string()),
             offerCode: try node.nullable("offerCode")?.string(),
-            store: Store(canonicalRawValue: try node.present("store").string())
+            store: Store(canonicalRawValue: try node.required("store").string())
         )
     }
 }
 
 extension JSONNode {
-    /// The member `key`, which must be present and not `null`.
-    fileprivate func present(_ key: String) throws(DocumentError) -> JSONNode {
-        try required(key)
-    }
-
     /// The member `key`, which must be present but may be `null` (then `nil`).
     fileprivate func nullable(_ key: String) throws(DocumentError) -> JSONNode? {
         let value = try optional(key)

@@ -99,10 +99,12 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Both values as the unified JSON writes them, when both sides state one and they differ; a value
+    /// outside the schema is written, and so compared, as `unknown`.
     private static func stated<Value: OpenEnumeration>(_ a: Value, _ b: Value) -> (JSONValue, JSONValue)? {
-        let unknown = Value(rawValue: "unknown")
-        guard a != b, a != unknown, b != unknown else { return nil }
-        return (.string(a.rawValue), .string(b.rawValue))
+        let (a, b) = (a.canonicalRawValue, b.canonicalRawValue)
+        guard a != b, a != Value.unknown.rawValue, b != Value.unknown.rawValue else { return nil }
+        return (.string(a), .string(b))
     }
 
     private static func stated(_ a: String?, _ b: String?) -> (JSONValue, JSONValue)? {

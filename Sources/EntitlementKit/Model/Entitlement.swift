@@ -21,7 +21,8 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
     public var periodType: PeriodType
     /// Where it was bought.
     public var store: Store
-    /// The backend's own name for ``store`` (`app_store`, `appstore`, `roku`).
+    /// The backend's own name for ``store`` (`app_store`, `appstore`, `roku`); `nil` when it sent none
+    /// (an empty string is none).
     public var storeRaw: String?
     /// Bought in a sandbox / test environment.
     public var isSandbox: Bool
@@ -97,7 +98,7 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         self.renewState = renewState
         self.periodType = periodType
         self.store = store
-        self.storeRaw = storeRaw
+        self.storeRaw = storeRaw.nonEmpty
         self.isSandbox = isSandbox
         self.grantType = grantType
         self.ownershipType = ownershipType

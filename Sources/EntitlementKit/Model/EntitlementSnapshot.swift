@@ -41,7 +41,8 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var nonSubscriptionTransactions: [Transaction]
 
     /// Creates a snapshot. Each entitlement keeps the ``Entitlement/isActive`` it was created with;
-    /// create them at the same `evaluatedAt`.
+    /// create them at the same `evaluatedAt`. Ids must be unique: of two entitlements with one id, the
+    /// later in `entitlements` is kept. (Adapters refuse documents with duplicate ids before this point.)
     public init(
         provider: String,
         appUserId: String? = nil,

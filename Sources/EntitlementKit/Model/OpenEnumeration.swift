@@ -38,3 +38,17 @@ extension OpenEnumeration {
         self = value.isKnown ? value : Self.unknown
     }
 }
+
+extension OpenEnumeration {
+    /// Decodes a unified-JSON string: a listed value, or `.unknown` for anything else.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(canonicalRawValue: try container.decode(String.self))
+    }
+
+    /// Encodes ``canonicalRawValue``, as the unified JSON form does.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(canonicalRawValue)
+    }
+}

@@ -2,8 +2,8 @@ import Foundation
 
 /// One store transaction: a purchase, a renewal, a trial start.
 ///
-/// `originalTransactionId` is the key that survives a move between backends (both see the same store
-/// transaction), so migrations join on it.
+/// `originalTransactionId` names the store's subscription chain, which both backends see when a customer
+/// moves between them: the key to match one purchase across backends.
 public struct Transaction: Sendable, Hashable {
     /// The store's transaction id.
     public var transactionId: String?

@@ -15,9 +15,9 @@ struct CheckTable {
             return [
                 id,
                 entitlement.isActive ? "yes" : "no",
-                entitlement.renewState.rawValue,
+                entitlement.renewState.canonicalRawValue,
                 entitlement.expirationDate.map(RFC3339.string(from:)) ?? "never",
-                entitlement.store.rawValue,
+                entitlement.store.canonicalRawValue,
                 entitlement.productId ?? "-",
             ]
         }

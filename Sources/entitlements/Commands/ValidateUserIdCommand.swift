@@ -50,7 +50,7 @@ enum ValidateUserIdCommand: Command {
 enum FetchCommand: Command {
     static let definition = CommandDefinition(
         name: "fetch",
-        synopsis: "--provider PROVIDER --app-user-id ID [--base-url URL]",
+        synopsis: "(reserved)",
         summary: "Not available in this version: asking a live backend comes with the runtime client.",
         discussion: """
             Until then, export the backend's responses (one JSON document per customer, or JSON Lines \

@@ -59,7 +59,7 @@ struct InputFile {
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
-            throw CommandFailure(status: .noInput, message: "\(displayName): cannot read: \(error.localizedDescription)")
+            throw CommandFailure(status: .ioError, message: "\(displayName): cannot read: \(error.localizedDescription)")
         }
     }
 }
