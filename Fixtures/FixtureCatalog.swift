@@ -36,10 +36,14 @@ public enum FixtureCatalog {
             default: throw FixtureCatalogError.unpaired("\(provider)/\(file)")
             }
             scenarios.append(
-                FixtureScenario(provider: provider, name: name, documentURL: directory.appendingPathComponent(file), expectation: expectation))
+                FixtureScenario(
+                    provider: provider, name: name, documentURL: directory.appendingPathComponent(file),
+                    expectation: expectation))
         }
         for file in names where file.hasSuffix(".expected.json") || file.hasSuffix(".expected-error.json") {
-            let base = file.hasSuffix(".expected.json") ? String(file.dropLast(".expected.json".count)) : String(file.dropLast(".expected-error.json".count))
+            let base =
+                file.hasSuffix(".expected.json")
+                ? String(file.dropLast(".expected.json".count)) : String(file.dropLast(".expected-error.json".count))
             if !files.contains(base + ".json") { throw FixtureCatalogError.unpaired("\(provider)/\(file)") }
         }
         return scenarios
@@ -67,7 +71,8 @@ public enum FixtureCatalogError: Error, Sendable, Hashable, CustomStringConverti
     public var description: String {
         switch self {
         case .missingFolder(let provider): "no fixture folder for provider \(provider)"
-        case .unpaired(let file): "\(file) needs exactly one partner: <name>.json with <name>.expected.json or <name>.expected-error.json"
+        case .unpaired(let file):
+            "\(file) needs exactly one partner: <name>.json with <name>.expected.json or <name>.expected-error.json"
         case .unknownScenario(let name): "no fixture scenario \(name)"
         }
     }

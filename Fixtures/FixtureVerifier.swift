@@ -45,16 +45,24 @@ public enum FixtureVerifier {
             }
             return Result(scenario: scenario, problems: problems)
         }
-        guard let failure = try scenario.expectedFailure() else { return Result(scenario: scenario, problems: ["no expectation"]) }
+        guard let failure = try scenario.expectedFailure() else {
+            return Result(scenario: scenario, problems: ["no expectation"])
+        }
         do {
             let snapshot = try adapter.snapshot(from: document, at: failureScenarioInstant)
-            return Result(scenario: scenario, problems: [
-                "expected \(failure.kind.rawValue) at \(failure.path), the adapter produced a snapshot with active \(snapshot.activeEntitlementIds)"
-            ])
+            return Result(
+                scenario: scenario,
+                problems: [
+                    "expected \(failure.kind.rawValue) at \(failure.path), the adapter produced a snapshot with active \(snapshot.activeEntitlementIds)"
+                ])
         } catch {
             var problems: [String] = []
-            if error.kind != failure.kind { problems.append("expected error kind \(failure.kind.rawValue), got \(error.kind.rawValue): \(error)") }
-            if error.path.description != failure.path { problems.append("expected error path \(failure.path), got \(error.path): \(error)") }
+            if error.kind != failure.kind {
+                problems.append("expected error kind \(failure.kind.rawValue), got \(error.kind.rawValue): \(error)")
+            }
+            if error.path.description != failure.path {
+                problems.append("expected error path \(failure.path), got \(error.path): \(error)")
+            }
             return Result(scenario: scenario, problems: problems)
         }
     }

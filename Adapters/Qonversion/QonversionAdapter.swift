@@ -51,12 +51,14 @@ public struct QonversionAdapter: EntitlementAdapter {
         if let format = QonversionWireFormat.detect(document.value) { return format }
         try document.requireObject()
         for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
-            throw DocumentError(kind: .unrecognizedFormat, path: document.path,
-                                reason: "has `\(foreignKey)`: not a Qonversion response")
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path,
+                reason: "has `\(foreignKey)`: not a Qonversion response")
         }
         if let error = document.member("error"), case .object = error.value {
-            throw DocumentError(kind: .vendorError, path: error.path, offending: error.value,
-                                reason: "is an error response, not entitlements")
+            throw DocumentError(
+                kind: .vendorError, path: error.path, offending: error.value,
+                reason: "is an error response, not entitlements")
         }
         if let data = try document.optional("data") {
             switch data.value {
@@ -71,7 +73,8 @@ public struct QonversionAdapter: EntitlementAdapter {
         if document.value["object"] == .string("list") {
             return .v4List
         }
-        throw DocumentError(kind: .unrecognizedFormat, path: document.path,
-                            reason: "is neither a Qonversion launch result (`data.permissions`) nor an entitlement list (`data`)")
+        throw DocumentError(
+            kind: .unrecognizedFormat, path: document.path,
+            reason: "is neither a Qonversion launch result (`data.permissions`) nor an entitlement list (`data`)")
     }
 }

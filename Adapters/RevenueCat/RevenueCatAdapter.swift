@@ -41,7 +41,8 @@ public struct RevenueCatAdapter: EntitlementAdapter {
 
     /// The customer-level answers (active subscriptions, product dates, management URL) and the
     /// snapshot of `document`, evaluated at `instant`.
-    public func customerInfo(from document: JSONNode, at instant: Date) throws(DocumentError) -> RevenueCatCustomerInfo {
+    public func customerInfo(from document: JSONNode, at instant: Date) throws(DocumentError) -> RevenueCatCustomerInfo
+    {
         let response = try read(document)
         return RevenueCatCustomerInfo(response: response, snapshot: response.snapshot(provider: provider, at: instant))
     }
@@ -61,7 +62,8 @@ public struct RevenueCatAdapter: EntitlementAdapter {
         guard case .object(let members) = document.value, members["subscriber"] == nil,
             case .integer(let code)? = members["code"], case .string(let message)? = members["message"]
         else { return nil }
-        return DocumentError(kind: .vendorError, path: document.path, offending: document.value,
-                             reason: "is a RevenueCat error response (code \(code): \(message))")
+        return DocumentError(
+            kind: .vendorError, path: document.path, offending: document.value,
+            reason: "is a RevenueCat error response (code \(code): \(message))")
     }
 }

@@ -31,7 +31,9 @@ public struct BulkMigration: Sendable {
     }
 
     /// The unified snapshot of one record as a compact JSON line (with its `\n`), or why not.
-    public func convert(_ line: JSONLine, maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength) -> Result<Data, LineFailure> {
+    public func convert(_ line: JSONLine, maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength) -> Result<
+        Data, LineFailure
+    > {
         decoder.snapshot(of: line, format: format, at: instant, maximumLineLength: maximumLineLength).map { snapshot in
             var output = snapshot.canonicalJSONData(compact: true)
             output.append(0x0A)

@@ -17,9 +17,11 @@ public struct LineFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The failure for a line longer than the reader keeps in memory.
     public static func tooLong(line: Int, byteCount: Int, limit: Int) -> LineFailure {
-        LineFailure(line: line, error: DocumentError(
-            kind: .syntax, path: .root,
-            reason: "is \(byteCount) bytes long, over the limit of \(limit) bytes for one record; skipped unread"))
+        LineFailure(
+            line: line,
+            error: DocumentError(
+                kind: .syntax, path: .root,
+                reason: "is \(byteCount) bytes long, over the limit of \(limit) bytes for one record; skipped unread"))
     }
 
     /// `line 7: subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.

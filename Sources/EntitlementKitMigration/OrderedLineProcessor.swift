@@ -51,7 +51,9 @@ public struct OrderedLineProcessor: Sendable {
         }
     }
 
-    private func map<Output: Sendable>(_ lines: [JSONLine], _ transform: @escaping @Sendable (JSONLine) -> Output) -> [Output] {
+    private func map<Output: Sendable>(_ lines: [JSONLine], _ transform: @escaping @Sendable (JSONLine) -> Output)
+        -> [Output]
+    {
         let workers = min(jobs, lines.count)
         guard workers > 1 else { return lines.map(transform) }
         let slots = Slots<Output>(count: lines.count)

@@ -34,15 +34,22 @@ public struct ParityBaseline: Sendable {
 
     static func joinKey(of snapshot: EntitlementSnapshot) throws(DocumentError) -> String {
         guard let appUserId = snapshot.appUserId else {
-            throw DocumentError(kind: .missingField, path: JSONPath.root.appending("appUserId"),
-                                reason: "is required to join the two exports but missing (wrap the response in an envelope with an appUserId)")
+            throw DocumentError(
+                kind: .missingField, path: JSONPath.root.appending("appUserId"),
+                reason:
+                    "is required to join the two exports but missing (wrap the response in an envelope with an appUserId)"
+            )
         }
         return appUserId
     }
 
     static func duplicate(_ appUserId: String, firstLine: Int) -> DocumentError {
-        DocumentError(kind: .inconsistent, path: JSONPath.root.appending("appUserId"), value: JSONValue.string(appUserId).compactText,
-                      reason: "already appeared on line \(firstLine); a customer must appear once per file, so this record is not compared")
+        DocumentError(
+            kind: .inconsistent, path: JSONPath.root.appending("appUserId"),
+            value: JSONValue.string(appUserId).compactText,
+            reason:
+                "already appeared on line \(firstLine); a customer must appear once per file, so this record is not compared"
+        )
     }
 
     /// The snapshot without what a diff never reads.

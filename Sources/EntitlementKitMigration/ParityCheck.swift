@@ -41,7 +41,9 @@ public struct ParityCheck: Sendable {
     public let options: SnapshotDiff.Options
 
     /// Creates a check.
-    public init(decoder: SnapshotDecoder, format: String? = nil, at instant: Date, options: SnapshotDiff.Options = .init()) {
+    public init(
+        decoder: SnapshotDecoder, format: String? = nil, at instant: Date, options: SnapshotDiff.Options = .init()
+    ) {
         self.decoder = decoder
         self.format = format
         self.instant = instant
@@ -89,7 +91,9 @@ public struct ParityCheck: Sendable {
         let limit = reader.maximumLineLength
         var failures = 0
         var records = 0
-        try processor.run(&reader, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limit) }) { line, result in
+        try processor.run(
+            &reader, transform: { decoder.snapshot(of: $0, format: format, at: instant, maximumLineLength: limit) }
+        ) { line, result in
             records += 1
             do {
                 try consume(result.get(), line.number)

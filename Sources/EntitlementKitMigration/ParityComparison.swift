@@ -51,8 +51,12 @@ public struct ParityComparison: Sendable {
         let diff = SnapshotDiff(customerA.snapshot, ParityBaseline.comparable(snapshot), options: options)
         if diff.hasAccessDifferences { withAccessDifferences += 1 }
         if !diff.fieldDifferences.isEmpty { withFieldDifferences += 1 }
-        accessDifferences += diff.accessDifferences.map { ParityReport.AccessDifference(appUserId: appUserId, difference: $0) }
-        fieldDifferences += diff.fieldDifferences.map { ParityReport.FieldDifference(appUserId: appUserId, difference: $0) }
+        accessDifferences += diff.accessDifferences.map {
+            ParityReport.AccessDifference(appUserId: appUserId, difference: $0)
+        }
+        fieldDifferences += diff.fieldDifferences.map {
+            ParityReport.FieldDifference(appUserId: appUserId, difference: $0)
+        }
     }
 
     /// The report so far; once every record of B is compared, the customers left in A are only in A.

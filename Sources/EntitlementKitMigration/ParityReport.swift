@@ -24,8 +24,10 @@ public struct ParityReport: Sendable, Hashable {
         public var withFieldDifferences: Int
 
         /// Creates totals.
-        public init(customersInA: Int, customersInB: Int, matched: Int, onlyInA: Int, onlyInB: Int,
-                    withAccessDifferences: Int, withFieldDifferences: Int) {
+        public init(
+            customersInA: Int, customersInB: Int, matched: Int, onlyInA: Int, onlyInB: Int,
+            withAccessDifferences: Int, withFieldDifferences: Int
+        ) {
             self.customersInA = customersInA
             self.customersInB = customersInB
             self.matched = matched
@@ -79,8 +81,10 @@ public struct ParityReport: Sendable, Hashable {
     public var oneSidedCustomersWithAccess: Int
 
     /// Creates a report.
-    public init(totals: Totals, onlyInA: [String], onlyInB: [String], accessDifferences: [AccessDifference],
-                fieldDifferences: [FieldDifference], oneSidedCustomersWithAccess: Int) {
+    public init(
+        totals: Totals, onlyInA: [String], onlyInB: [String], accessDifferences: [AccessDifference],
+        fieldDifferences: [FieldDifference], oneSidedCustomersWithAccess: Int
+    ) {
         self.totals = totals
         self.onlyInA = onlyInA
         self.onlyInB = onlyInB
@@ -109,23 +113,25 @@ public struct ParityReport: Sendable, Hashable {
             ]),
             "onlyInA": .array(onlyInA.map(JSONValue.string)),
             "onlyInB": .array(onlyInB.map(JSONValue.string)),
-            "accessDifferences": .array(accessDifferences.map { entry in
-                .object([
-                    "appUserId": .string(entry.appUserId),
-                    "entitlementId": .string(entry.difference.entitlementId),
-                    "activeInA": .bool(entry.difference.activeInA),
-                    "activeInB": .bool(entry.difference.activeInB),
-                ])
-            }),
-            "fieldDifferences": .array(fieldDifferences.map { entry in
-                .object([
-                    "appUserId": .string(entry.appUserId),
-                    "entitlementId": .string(entry.difference.entitlementId),
-                    "field": .string(entry.difference.field.name),
-                    "a": entry.difference.a,
-                    "b": entry.difference.b,
-                ])
-            }),
+            "accessDifferences": .array(
+                accessDifferences.map { entry in
+                    .object([
+                        "appUserId": .string(entry.appUserId),
+                        "entitlementId": .string(entry.difference.entitlementId),
+                        "activeInA": .bool(entry.difference.activeInA),
+                        "activeInB": .bool(entry.difference.activeInB),
+                    ])
+                }),
+            "fieldDifferences": .array(
+                fieldDifferences.map { entry in
+                    .object([
+                        "appUserId": .string(entry.appUserId),
+                        "entitlementId": .string(entry.difference.entitlementId),
+                        "field": .string(entry.difference.field.name),
+                        "a": entry.difference.a,
+                        "b": entry.difference.b,
+                    ])
+                }),
         ])
     }
 

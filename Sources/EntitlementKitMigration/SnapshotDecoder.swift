@@ -46,11 +46,13 @@ public struct SnapshotDecoder: Sendable {
         case 0:
             var value: String?
             if case .object = document.value {} else { value = document.value.compactText }
-            throw DocumentError(kind: .unrecognizedFormat, path: document.path, value: value,
-                                reason: "is not a document of any known format (\(formatList))")
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path, value: value,
+                reason: "is not a document of any known format (\(formatList))")
         default:
-            throw DocumentError(kind: .unrecognizedFormat, path: document.path,
-                                reason: "matches more than one format (\(matches.joined(separator: ", "))); name the format")
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path,
+                reason: "matches more than one format (\(matches.joined(separator: ", "))); name the format")
         }
     }
 
@@ -58,18 +60,23 @@ public struct SnapshotDecoder: Sendable {
     ///
     /// - Parameter format: the format's name; `nil` detects it. A unified snapshot is read strictly and
     ///   re-evaluated with ``EntitlementSnapshot/evaluated(at:)``.
-    public func snapshot(from document: JSONNode, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+    public func snapshot(from document: JSONNode, format: String? = nil, at instant: Date) throws(DocumentError)
+        -> EntitlementSnapshot
+    {
         let name: String
         if let format { name = format } else { name = try detectFormat(of: document) }
         guard let adapter = adapters.first(where: { $0.provider == name }) else {
-            throw DocumentError(kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name).compactText,
-                                reason: "is not a known format (\(formatList))")
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name).compactText,
+                reason: "is not a known format (\(formatList))")
         }
         return try adapter.snapshot(from: document, at: instant)
     }
 
     /// Parses `data` as one document and maps it into a snapshot evaluated at `instant`.
-    public func snapshot(from data: Data, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+    public func snapshot(from data: Data, format: String? = nil, at instant: Date) throws(DocumentError)
+        -> EntitlementSnapshot
+    {
         try snapshot(from: JSONNode(parsing: data), format: format, at: instant)
     }
 
@@ -79,7 +86,9 @@ public struct SnapshotDecoder: Sendable {
     /// An envelope's `provider` names the format of its `response` (it must agree with `format` when
     /// both are given), and its `appUserId` becomes the snapshot's ``EntitlementSnapshot/appUserId``.
     /// Errors inside an envelope's response name paths under `response`.
-    public func snapshot(fromRecord data: Data, format: String? = nil, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+    public func snapshot(fromRecord data: Data, format: String? = nil, at instant: Date) throws(DocumentError)
+        -> EntitlementSnapshot
+    {
         let root = try JSONNode(parsing: data)
         guard let envelope = try JSONLinesEnvelope(root) else {
             return try snapshot(from: root, format: format, at: instant)
@@ -87,12 +96,14 @@ public struct SnapshotDecoder: Sendable {
         var name = format
         if let provider = envelope.provider {
             guard isKnownFormat(provider) else {
-                throw DocumentError(kind: .invalidValue, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
-                                    reason: "is not a known provider (\(formatList))")
+                throw DocumentError(
+                    kind: .invalidValue, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
+                    reason: "is not a known provider (\(formatList))")
             }
             if let format, format != provider {
-                throw DocumentError(kind: .inconsistent, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
-                                    reason: "contradicts the requested format \(JSONValue.string(format).compactText)")
+                throw DocumentError(
+                    kind: .inconsistent, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
+                    reason: "contradicts the requested format \(JSONValue.string(format).compactText)")
             }
             name = provider
         }
@@ -103,8 +114,10 @@ public struct SnapshotDecoder: Sendable {
 
     /// The snapshot of one line of a JSON Lines input (see ``snapshot(fromRecord:format:at:)``), or
     /// the failure to report for it.
-    public func snapshot(of line: JSONLine, format: String? = nil, at instant: Date,
-                         maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength) -> Result<EntitlementSnapshot, LineFailure> {
+    public func snapshot(
+        of line: JSONLine, format: String? = nil, at instant: Date,
+        maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength
+    ) -> Result<EntitlementSnapshot, LineFailure> {
         switch line.content {
         case .tooLong(let byteCount):
             return .failure(.tooLong(line: line.number, byteCount: byteCount, limit: maximumLineLength))

@@ -13,21 +13,26 @@ enum Tool {
 
     static var help: String {
         var text = "USAGE: entitlements <command> [options]\n\n"
-        text += TextWrapping.wrap("""
-            Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
-            access, and compare two backends before a migration.
-            """) + "\n\nCOMMANDS:\n"
+        text +=
+            TextWrapping.wrap(
+                """
+                Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
+                access, and compare two backends before a migration.
+                """) + "\n\nCOMMANDS:\n"
         for command in commands {
             let name = command.definition.name
             let body = TextWrapping.wrap(command.definition.summary, indent: 22)
             text += "  " + name + String(repeating: " ", count: max(2, 20 - name.count)) + body.dropFirst(22) + "\n"
         }
-        text += "\n" + TextWrapping.wrap("""
-            Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
-            document's shape unless --from names one. Exit statuses: 0 success; 1 a negative answer \
-            (check, diff, parity, validate-user-id); and, following sysexits.h, 64 usage, 65 bad data, \
-            66 cannot open input, 73 cannot create output, 74 read or write error.
-            """)
+        text +=
+            "\n"
+            + TextWrapping.wrap(
+                """
+                Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
+                document's shape unless --from names one. Exit statuses: 0 success; 1 a negative answer \
+                (check, diff, parity, validate-user-id); and, following sysexits.h, 64 usage, 65 bad data, \
+                66 cannot open input, 73 cannot create output, 74 read or write error.
+                """)
         text += "\n\nRun 'entitlements <command> --help' for a command's options.\n"
         return text
     }
@@ -53,7 +58,9 @@ enum Tool {
             return emitOrFail(help, context: context)
         }
         guard let command = commands.first(where: { $0.definition.name == name }) else {
-            return fail(.usage(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", command: ""), context: context)
+            return fail(
+                .usage(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", command: ""),
+                context: context)
         }
         do {
             let rest = Array(arguments.dropFirst())
@@ -77,7 +84,9 @@ enum Tool {
     private static func fail(_ failure: CommandFailure, context: CommandContext) -> ExitStatus {
         StandardError.print("error: " + failure.message)
         if let command = failure.usageOf {
-            StandardError.print(command.isEmpty ? "Run 'entitlements --help' for usage." : "Run 'entitlements \(command) --help' for usage.")
+            StandardError.print(
+                command.isEmpty
+                    ? "Run 'entitlements --help' for usage." : "Run 'entitlements \(command) --help' for usage.")
         }
         return failure.status
     }

@@ -19,24 +19,37 @@ struct CanonicalEncodingTests {
         #expect(!compact.contains("\n"))
         #expect(!compact.contains(": "))
         #expect(try JSONValue.parse(compact) == goldenSnapshot().jsonValue)
-        #expect(compact.hasPrefix(#"{"activeEntitlementIds":["lifetime","pro"],"appUserId":"user-42","entitlements":{"lifetime":{"#))
+        #expect(
+            compact.hasPrefix(
+                #"{"activeEntitlementIds":["lifetime","pro"],"appUserId":"user-42","entitlements":{"lifetime":{"#))
     }
 
     @Test("every key is present even when nothing is known")
     func everyKeyPresent() throws {
         let bare = EntitlementSnapshot(
-            provider: "p", evaluatedAt: instant("2025-01-01T00:00:00Z"), entitlements: [Entitlement(id: "e", at: instant("2025-01-01T00:00:00Z"))],
+            provider: "p", evaluatedAt: instant("2025-01-01T00:00:00Z"),
+            entitlements: [Entitlement(id: "e", at: instant("2025-01-01T00:00:00Z"))],
             nonSubscriptionTransactions: [Transaction()])
-        guard case .object(let root) = bare.jsonValue else { Issue.record("not an object"); return }
-        #expect(root.keys.sorted() == [
-            "activeEntitlementIds", "appUserId", "entitlements", "evaluatedAt", "firstSeen", "managementUrl",
-            "nonSubscriptionTransactions", "originalAppUserId", "originalApplicationVersion", "originalPurchaseDate",
-            "provider", "requestDate", "schemaVersion",
-        ])
-        guard case .object(let entitlement) = bare.jsonValue["entitlements"]?["e"] else { Issue.record("no entitlement"); return }
+        guard case .object(let root) = bare.jsonValue else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            root.keys.sorted() == [
+                "activeEntitlementIds", "appUserId", "entitlements", "evaluatedAt", "firstSeen", "managementUrl",
+                "nonSubscriptionTransactions", "originalAppUserId", "originalApplicationVersion",
+                "originalPurchaseDate",
+                "provider", "requestDate", "schemaVersion",
+            ])
+        guard case .object(let entitlement) = bare.jsonValue["entitlements"]?["e"] else {
+            Issue.record("no entitlement")
+            return
+        }
         #expect(entitlement.count == 24)
         #expect(entitlement["expirationDate"] == .null)
-        guard case .array(let transactions) = root["nonSubscriptionTransactions"], case .object(let transaction) = transactions.first else {
+        guard case .array(let transactions) = root["nonSubscriptionTransactions"],
+            case .object(let transaction) = transactions.first
+        else {
             Issue.record("no transaction")
             return
         }
@@ -48,22 +61,27 @@ struct CanonicalEncodingTests {
         let now = instant("2025-01-01T00:00:00Z")
         let snapshot = EntitlementSnapshot(
             provider: "p", appUserId: "", evaluatedAt: now,
-            entitlements: [Entitlement(id: "e", productId: "", transactions: [Transaction(transactionId: "", productId: "")], at: now)])
+            entitlements: [
+                Entitlement(
+                    id: "e", productId: "", transactions: [Transaction(transactionId: "", productId: "")], at: now)
+            ])
         #expect(snapshot.jsonValue["appUserId"] == .null)
         #expect(snapshot.jsonValue["entitlements"]?["e"]?["productId"] == .null)
         #expect(snapshot["e"]?.transactions.first?.transactionId == nil)
     }
 
-    @Test("dates: UTC with Z, milliseconds only when non-zero", arguments: [
-        ("2025-06-01T12:00:00Z", "2025-06-01T12:00:00Z"),
-        ("2025-06-01T12:00:00.000Z", "2025-06-01T12:00:00Z"),
-        ("2025-06-01T12:00:00.5Z", "2025-06-01T12:00:00.500Z"),
-        ("2025-06-01T12:00:00.123456Z", "2025-06-01T12:00:00.123Z"),
-        ("2025-06-01T14:00:00+02:00", "2025-06-01T12:00:00Z"),
-        ("2025-06-01T00:30:00-01:00", "2025-06-01T01:30:00Z"),
-        ("2024-02-29T23:59:59.999Z", "2024-02-29T23:59:59.999Z"),
-        ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
-    ])
+    @Test(
+        "dates: UTC with Z, milliseconds only when non-zero",
+        arguments: [
+            ("2025-06-01T12:00:00Z", "2025-06-01T12:00:00Z"),
+            ("2025-06-01T12:00:00.000Z", "2025-06-01T12:00:00Z"),
+            ("2025-06-01T12:00:00.5Z", "2025-06-01T12:00:00.500Z"),
+            ("2025-06-01T12:00:00.123456Z", "2025-06-01T12:00:00.123Z"),
+            ("2025-06-01T14:00:00+02:00", "2025-06-01T12:00:00Z"),
+            ("2025-06-01T00:30:00-01:00", "2025-06-01T01:30:00Z"),
+            ("2024-02-29T23:59:59.999Z", "2024-02-29T23:59:59.999Z"),
+            ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
+        ])
     func canonicalDates(input: String, canonical: String) throws {
         let date = try #require(RFC3339.date(from: input))
         #expect(RFC3339.string(from: date) == canonical)

@@ -33,7 +33,8 @@ struct EvaluationRuleTests {
 
     @Test("a vendor flag of false denies access even before expiry and without one")
     func falseFlagDenies() {
-        #expect(!Entitlement.isActive(expirationDate: expiry, vendorFlag: false, at: expiry.addingTimeInterval(-86_400)))
+        #expect(
+            !Entitlement.isActive(expirationDate: expiry, vendorFlag: false, at: expiry.addingTimeInterval(-86_400)))
         #expect(!Entitlement.isActive(expirationDate: nil, vendorFlag: false, at: expiry))
     }
 

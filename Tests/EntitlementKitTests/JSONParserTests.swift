@@ -15,7 +15,8 @@ struct JSONParserTests {
 
     @Test("values keep their JSON types apart")
     func types() throws {
-        let value = try JSONValue.parse(#"{"a": 1, "b": true, "c": 1.5, "d": "x", "e": null, "f": [1, "2"], "g": {}, "h": -0, "i": 1e3}"#)
+        let value = try JSONValue.parse(
+            #"{"a": 1, "b": true, "c": 1.5, "d": "x", "e": null, "f": [1, "2"], "g": {}, "h": -0, "i": 1e3}"#)
         #expect(value["a"] == .integer(1))
         #expect(value["b"] == .bool(true))
         #expect(value["c"] == .double(1.5))
@@ -42,20 +43,25 @@ struct JSONParserTests {
         #expect(value.compactText == #"{"a":{"b":false},"z":[1,2.5,"\u0001\"",{"k":null}],"é":"\\/"}"#)
     }
 
-    @Test("malformed documents fail with a located syntax error", arguments: [
-        (#"{"subscriber": {"entitlements": {"pro": {"expires_date": "2025-"#, "subscriber.entitlements.pro.expires_date", 1),
-        ("{\n\"a\": 1,\n\"a\": 2\n}", "a", 3),
-        (#"{"a": [1, 2,]}"#, "a[2]", 1),
-        (#"{"a": 01}"#, "a", 1),
-        (#"{"a": tru}"#, "a", 1),
-        ("", "$", 1),
-        ("{} {}", "$", 1),
-        (#"{"a": "\ud800"}"#, "a", 1),
-        (#"{"a": "\x"}"#, "a", 1),
-        ("{\"a\": \"line\nbreak\"}", "a", 1),
-        (#"{"a" 1}"#, "$", 1),
-        (#"[1e999]"#, "[0]", 1),
-    ])
+    @Test(
+        "malformed documents fail with a located syntax error",
+        arguments: [
+            (
+                #"{"subscriber": {"entitlements": {"pro": {"expires_date": "2025-"#,
+                "subscriber.entitlements.pro.expires_date", 1
+            ),
+            ("{\n\"a\": 1,\n\"a\": 2\n}", "a", 3),
+            (#"{"a": [1, 2,]}"#, "a[2]", 1),
+            (#"{"a": 01}"#, "a", 1),
+            (#"{"a": tru}"#, "a", 1),
+            ("", "$", 1),
+            ("{} {}", "$", 1),
+            (#"{"a": "\ud800"}"#, "a", 1),
+            (#"{"a": "\x"}"#, "a", 1),
+            ("{\"a\": \"line\nbreak\"}", "a", 1),
+            (#"{"a" 1}"#, "$", 1),
+            (#"[1e999]"#, "[0]", 1),
+        ])
     func syntaxErrors(text: String, path: String, line: Int) throws {
         let failure = try #require(error(parsing: text))
         #expect(failure.kind == .syntax)
@@ -94,14 +100,16 @@ struct JSONParserTests {
 
     @Test("JSON paths print dotted, with brackets for indices and unusual keys")
     func pathDescription() {
-        let path = JSONPath.root.appending("data").appending("permissions").appending(index: 2).appending("a key").appending("id")
+        let path = JSONPath.root.appending("data").appending("permissions").appending(index: 2).appending("a key")
+            .appending("id")
         #expect(path.description == #"data.permissions[2]["a key"].id"#)
         #expect(JSONPath.root.description == "$")
     }
 
     @Test("node accessors fail with the node's path and value")
     func nodeAccessors() throws {
-        let root = try JSONNode(parsing: Data(#"{"a": {"n": "3", "d": 1.5, "s": 1586369486, "big": 1700000000000}}"#.utf8))
+        let root = try JSONNode(
+            parsing: Data(#"{"a": {"n": "3", "d": 1.5, "s": 1586369486, "big": 1700000000000}}"#.utf8))
         let a = try root.required("a")
         let n = try #require(a.member("n"))
         #expect(throws: DocumentError.self) { try n.integer() }

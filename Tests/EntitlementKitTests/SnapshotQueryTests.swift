@@ -37,7 +37,10 @@ struct SnapshotQueryTests {
         #expect(Store(rawValue: "appStore") == .appStore)
         let literal: PeriodType = "trial"
         #expect(literal == .trial)
-        #expect(RenewState.knownValues.map(\.rawValue) == ["willRenew", "nonRenewable", "billingIssue", "cancelled", "unknown"])
+        #expect(
+            RenewState.knownValues.map(\.rawValue) == [
+                "willRenew", "nonRenewable", "billingIssue", "cancelled", "unknown",
+            ])
     }
 
     @Test("Codable enumerations follow the unified JSON form: only listed values, anything else is unknown")

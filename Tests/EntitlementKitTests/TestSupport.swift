@@ -28,15 +28,18 @@ func goldenSnapshot() -> EntitlementSnapshot {
         storeRaw: "tienda \"nueva\"/é", isSandbox: true, grantType: .familySharing, ownershipType: .familyShared,
         latestPurchaseDate: instant("2024-03-03T03:03:03.300Z"), at: evaluatedAt)
     let trial = Entitlement(
-        id: "trial", productId: "pro_yearly", renewState: .cancelled, periodType: .trial, store: .appStore, storeRaw: "app_store",
+        id: "trial", productId: "pro_yearly", renewState: .cancelled, periodType: .trial, store: .appStore,
+        storeRaw: "app_store",
         grantType: .offerCode, ownershipType: .purchased, firstPurchaseDate: instant("2025-05-01T00:00:00Z"),
         trialStartDate: instant("2025-05-01T00:00:00Z"), expirationDate: instant("2025-05-08T00:00:00Z"),
-        gracePeriodExpirationDate: instant("2025-05-24T00:00:00Z"), unsubscribeDetectedAt: instant("2025-05-02T10:00:00Z"),
+        gracePeriodExpirationDate: instant("2025-05-24T00:00:00Z"),
+        unsubscribeDetectedAt: instant("2025-05-02T10:00:00Z"),
         billingIssueDetectedAt: instant("2025-05-08T00:00:00Z"), refundedAt: instant("2025-05-09T00:00:00Z"),
         lastActivatedOfferCode: "SPRING25", at: evaluatedAt)
     return EntitlementSnapshot(
         provider: "example", appUserId: "user-42", originalAppUserId: "$RCAnonymousID:0123456789abcdef0123456789abcdef",
-        requestDate: instant("2025-06-01T12:00:00Z"), evaluatedAt: evaluatedAt, firstSeen: instant("2024-01-15T08:30:00Z"),
+        requestDate: instant("2025-06-01T12:00:00Z"), evaluatedAt: evaluatedAt,
+        firstSeen: instant("2024-01-15T08:30:00Z"),
         managementURL: URL(string: "https://apps.apple.com/account/subscriptions"), originalApplicationVersion: "1.0",
         originalPurchaseDate: instant("2024-01-15T08:29:59.007Z"), entitlements: [pro, lifetime, trial],
         nonSubscriptionTransactions: [

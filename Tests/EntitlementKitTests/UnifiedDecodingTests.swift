@@ -53,22 +53,27 @@ struct UnifiedDecodingTests {
         #expect(entitlement.periodType.rawValue == "winBack", "the in-memory value keeps its raw value")
     }
 
-    @Test("each failure names its path", arguments: [
-        (["firstSeen"], JSONValue.string("next tuesday"), DocumentError.Kind.invalidValue, "firstSeen"),
-        (["firstSeen"], nil, .missingField, "firstSeen"),
-        (["schemaVersion"], .integer(2), .invalidValue, "schemaVersion"),
-        (["provider"], .null, .missingField, "provider"),
-        (["provider"], .string(""), .invalidValue, "provider"),
-        (["managementUrl"], .string("not a url"), .invalidValue, "managementUrl"),
-        (["entitlements", "pro", "isActive"], .string("yes"), .wrongType, "entitlements.pro.isActive"),
-        (["entitlements", "pro", "expirationDate"], .integer(1_750_000_000), .wrongType, "entitlements.pro.expirationDate"),
-        (["entitlements", "pro", "willRenew"], .bool(false), .inconsistent, "entitlements.pro.willRenew"),
-        (["entitlements", "pro", "id"], .string("premium"), .inconsistent, "entitlements.pro.id"),
-        (["entitlements", "pro", "renewsCount"], .integer(-1), .invalidValue, "entitlements.pro.renewsCount"),
-        (["activeEntitlementIds"], .array([.string("pro")]), .inconsistent, "activeEntitlementIds"),
-        (["entitlements", "trial", "isActive"], .bool(true), .inconsistent, "entitlements.trial.isActive"),
-        (["entitlements"], .array([]), .wrongType, "entitlements"),
-    ] as [([String], JSONValue?, DocumentError.Kind, String)])
+    @Test(
+        "each failure names its path",
+        arguments: [
+            (["firstSeen"], JSONValue.string("next tuesday"), DocumentError.Kind.invalidValue, "firstSeen"),
+            (["firstSeen"], nil, .missingField, "firstSeen"),
+            (["schemaVersion"], .integer(2), .invalidValue, "schemaVersion"),
+            (["provider"], .null, .missingField, "provider"),
+            (["provider"], .string(""), .invalidValue, "provider"),
+            (["managementUrl"], .string("not a url"), .invalidValue, "managementUrl"),
+            (["entitlements", "pro", "isActive"], .string("yes"), .wrongType, "entitlements.pro.isActive"),
+            (
+                ["entitlements", "pro", "expirationDate"], .integer(1_750_000_000), .wrongType,
+                "entitlements.pro.expirationDate"
+            ),
+            (["entitlements", "pro", "willRenew"], .bool(false), .inconsistent, "entitlements.pro.willRenew"),
+            (["entitlements", "pro", "id"], .string("premium"), .inconsistent, "entitlements.pro.id"),
+            (["entitlements", "pro", "renewsCount"], .integer(-1), .invalidValue, "entitlements.pro.renewsCount"),
+            (["activeEntitlementIds"], .array([.string("pro")]), .inconsistent, "activeEntitlementIds"),
+            (["entitlements", "trial", "isActive"], .bool(true), .inconsistent, "entitlements.trial.isActive"),
+            (["entitlements"], .array([]), .wrongType, "entitlements"),
+        ] as [([String], JSONValue?, DocumentError.Kind, String)])
     func locatedFailures(path: [String], value: JSONValue?, kind: DocumentError.Kind, errorPath: String) throws {
         let error = try #require(failure(goldenJSON(setting: path, to: value)))
         #expect(error.kind == kind, "\(error)")
@@ -77,7 +82,8 @@ struct UnifiedDecodingTests {
 
     @Test("the error description quotes the value and says what is wrong")
     func errorDescription() throws {
-        let error = try #require(failure(goldenJSON(setting: ["entitlements", "pro", "expirationDate"], to: .string("next tuesday"))))
+        let error = try #require(
+            failure(goldenJSON(setting: ["entitlements", "pro", "expirationDate"], to: .string("next tuesday"))))
         #expect(error.description == #"entitlements.pro.expirationDate: "next tuesday" is not an ISO 8601 date"#)
     }
 

@@ -3,7 +3,10 @@ import Testing
 
 @Suite("AppUserIdCheck: usable app user ids")
 struct AppUserIdCheckTests {
-    @Test(arguments: ["alice", "user_123", "5f1c6a0e-2b7d-4c1e-9a53-3e2c1d0b9f77", "QON_test_uid_42", String(repeating: "a", count: 100), "Ålesund-7", "0x"])
+    @Test(arguments: [
+        "alice", "user_123", "5f1c6a0e-2b7d-4c1e-9a53-3e2c1d0b9f77", "QON_test_uid_42",
+        String(repeating: "a", count: 100), "Ålesund-7", "0x",
+    ])
     func ordinaryIdsAreUsable(id: String) {
         let check = AppUserIdCheck(id)
         #expect(check.isUsable)
@@ -18,10 +21,12 @@ struct AppUserIdCheckTests {
     }
 
     @Test func theBlockListIsRevenueCatsDocumentedList() {
-        #expect(AppUserIdCheck.blockList == [
-            "no_user", "null", "none", "nil", "(null)", "NaN", #"\x00"#, "''", "unidentified", "undefined", "unknown",
-            "anonymous", "guest", "-1", "0", "[]", "{}", "[object Object]",
-        ])
+        #expect(
+            AppUserIdCheck.blockList == [
+                "no_user", "null", "none", "nil", "(null)", "NaN", #"\x00"#, "''", "unidentified", "undefined",
+                "unknown",
+                "anonymous", "guest", "-1", "0", "[]", "{}", "[object Object]",
+            ])
     }
 
     @Test(arguments: ["NULL", "Undefined", "nan", "GUEST", "[Object object]"])

@@ -11,18 +11,22 @@ struct BulkMigrationTests {
     /// `count` toy records for users u1…uN; line numbers in `bad` hold a broken record instead.
     func export(count: Int, bad: [Int: String] = [:]) -> String {
         (1...count).map { number in
-            bad[number] ?? #"{"appUserId": "u\#(number)", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
+            bad[number]
+                ?? #"{"appUserId": "u\#(number)", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
         }.joined(separator: "\n") + "\n"
     }
 
-    func run(_ text: String, jobs: Int, window: Int? = nil) throws -> (output: [String], failures: [LineFailure], summary: MigrationSummary) {
+    func run(_ text: String, jobs: Int, window: Int? = nil) throws -> (
+        output: [String], failures: [LineFailure], summary: MigrationSummary
+    ) {
         var reader = JSONLinesReader(data: Data(text.utf8), maximumLineLength: 400)
         var output: [String] = []
         var failures: [LineFailure] = []
         let migration = BulkMigration(decoder: decoder, at: TestValues.now)
-        let summary = try migration.run(&reader, processor: OrderedLineProcessor(jobs: jobs, windowLineCount: window),
-                                        write: { output.append(String(decoding: $0, as: UTF8.self)) },
-                                        failed: { failures.append($0) })
+        let summary = try migration.run(
+            &reader, processor: OrderedLineProcessor(jobs: jobs, windowLineCount: window),
+            write: { output.append(String(decoding: $0, as: UTF8.self)) },
+            failed: { failures.append($0) })
         return (output, failures, summary)
     }
 
@@ -38,7 +42,14 @@ struct BulkMigrationTests {
         let result = try run(export(count: 200), jobs: jobs, window: window)
         #expect(try appUserIds(result.output) == (1...200).map { "u\($0)" })
         #expect(result.output.allSatisfy { $0.hasSuffix("}\n") && !$0.dropLast().contains("\n") })
-        #expect(result.summary == { var s = MigrationSummary(); s.records = 200; s.converted = 200; return s }())
+        #expect(
+            result.summary
+                == {
+                    var s = MigrationSummary()
+                    s.records = 200
+                    s.converted = 200
+                    return s
+                }())
     }
 
     @Test(arguments: [1, 2, 4])
@@ -52,12 +63,17 @@ struct BulkMigrationTests {
         ]
         let result = try run(export(count: 60, bad: bad), jobs: jobs, window: 7)
         #expect(result.failures.map(\.line) == [3, 4, 50, 51])
-        #expect(result.failures[0].description == #"line 3: response.toy.entitlements[0].expires: "soon" is not an ISO 8601 date"#)
+        #expect(
+            result.failures[0].description
+                == #"line 3: response.toy.entitlements[0].expires: "soon" is not an ISO 8601 date"#)
         #expect(result.failures[1].error.kind == .syntax)
         #expect(result.failures[1].error.line == nil)
         #expect(result.failures[2].description == "line 50: $: is not a document of any known format (toy, unified)")
         let longLength = bad[51].map { $0.utf8.count } ?? 0
-        #expect(result.failures[3].description == "line 51: $: is \(longLength) bytes long, over the limit of 400 bytes for one record; skipped unread")
+        #expect(
+            result.failures[3].description
+                == "line 51: $: is \(longLength) bytes long, over the limit of 400 bytes for one record; skipped unread"
+        )
         let expected = (1...60).filter { ![3, 4, 50, 51].contains($0) }.map { "u\($0)" }
         #expect(try appUserIds(result.output) == expected)
         #expect(result.summary.records == 60)
@@ -70,15 +86,18 @@ struct BulkMigrationTests {
         let text = (1...1000).map(String.init).joined(separator: "\n")
         var reader = JSONLinesReader(data: Data(text.utf8))
         var delivered: [Int] = []
-        try OrderedLineProcessor(jobs: 4, windowLineCount: 37).run(&reader, transform: { line -> Int in
-            // Uneven work, so workers finish out of order.
-            var spin = 0
-            for step in 0..<((line.number % 7) * 2000) { spin &+= step }
-            return line.number + (spin == -1 ? 1 : 0)
-        }, deliver: { line, output in
-            #expect(line.number == output)
-            delivered.append(output)
-        })
+        try OrderedLineProcessor(jobs: 4, windowLineCount: 37).run(
+            &reader,
+            transform: { line -> Int in
+                // Uneven work, so workers finish out of order.
+                var spin = 0
+                for step in 0..<((line.number % 7) * 2000) { spin &+= step }
+                return line.number + (spin == -1 ? 1 : 0)
+            },
+            deliver: { line, output in
+                #expect(line.number == output)
+                delivered.append(output)
+            })
         #expect(delivered == Array(1...1000))
     }
 
@@ -91,12 +110,15 @@ struct BulkMigrationTests {
             let transformed = Mutex(0)
             var seen: [Int] = []
             let processor = OrderedLineProcessor(jobs: 1, windowLineCount: 100, windowByteCount: windowByteCount)
-            try processor.run(&reader, transform: { line -> Int in
-                transformed.withLock { $0 += 1 }
-                return line.number
-            }, deliver: { _, _ in
-                seen.append(transformed.withLock { $0 })
-            })
+            try processor.run(
+                &reader,
+                transform: { line -> Int in
+                    transformed.withLock { $0 += 1 }
+                    return line.number
+                },
+                deliver: { _, _ in
+                    seen.append(transformed.withLock { $0 })
+                })
             return seen
         }
         #expect(try transformedAtEachDelivery(windowByteCount: 250) == [3, 3, 3, 6, 6, 6, 9, 9, 9, 10])

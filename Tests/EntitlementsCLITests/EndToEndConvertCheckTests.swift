@@ -43,155 +43,167 @@ struct EndToEndConvertCheckTests {
     // MARK: convert
 
     @Test func convertPrintsTheCanonicalSnapshotOfAQonversionResponse() throws {
-        let result = try Tool.run(["convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.qonversion.json")])
+        let result = try Tool.run([
+            "convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.qonversion.json"),
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            {
-              "activeEntitlementIds": [
-                "premium"
-              ],
-              "appUserId": "QON_he1d1000000000000000000000000008",
-              "entitlements": {
-                "premium": {
-                  "billingIssueDetectedAt": null,
-                  "expirationDate": "2025-07-11T11:00:00Z",
-                  "firstPurchaseDate": "2025-05-11T11:00:00Z",
-                  "gracePeriodExpirationDate": null,
-                  "grantType": "purchase",
-                  "id": "premium",
-                  "isActive": true,
-                  "isSandbox": false,
-                  "lastActivatedOfferCode": null,
-                  "latestPurchaseDate": "2025-06-11T11:00:00Z",
-                  "originalPurchaseDate": "2025-05-11T11:00:00Z",
-                  "ownershipType": "purchased",
-                  "periodType": "unknown",
-                  "productId": "premium_monthly",
-                  "productPlanId": null,
-                  "refundedAt": null,
-                  "renewState": "willRenew",
-                  "renewsCount": 0,
-                  "store": "appStore",
-                  "storeRaw": "appstore",
-                  "transactions": [
-                    {
-                      "environment": "production",
-                      "expirationDate": "2025-07-11T11:00:00Z",
-                      "offerCode": null,
-                      "originalTransactionId": "2000000800000001",
-                      "ownershipType": "purchased",
-                      "productId": null,
-                      "revocationDate": null,
-                      "store": "unknown",
-                      "transactionDate": "2025-06-11T11:00:00Z",
-                      "transactionId": "2000000800000002",
-                      "type": "subscriptionRenewed"
-                    }
+        #expect(
+            result.stdout == """
+                {
+                  "activeEntitlementIds": [
+                    "premium"
                   ],
-                  "trialStartDate": null,
-                  "unsubscribeDetectedAt": null,
-                  "willRenew": true
+                  "appUserId": "QON_he1d1000000000000000000000000008",
+                  "entitlements": {
+                    "premium": {
+                      "billingIssueDetectedAt": null,
+                      "expirationDate": "2025-07-11T11:00:00Z",
+                      "firstPurchaseDate": "2025-05-11T11:00:00Z",
+                      "gracePeriodExpirationDate": null,
+                      "grantType": "purchase",
+                      "id": "premium",
+                      "isActive": true,
+                      "isSandbox": false,
+                      "lastActivatedOfferCode": null,
+                      "latestPurchaseDate": "2025-06-11T11:00:00Z",
+                      "originalPurchaseDate": "2025-05-11T11:00:00Z",
+                      "ownershipType": "purchased",
+                      "periodType": "unknown",
+                      "productId": "premium_monthly",
+                      "productPlanId": null,
+                      "refundedAt": null,
+                      "renewState": "willRenew",
+                      "renewsCount": 0,
+                      "store": "appStore",
+                      "storeRaw": "appstore",
+                      "transactions": [
+                        {
+                          "environment": "production",
+                          "expirationDate": "2025-07-11T11:00:00Z",
+                          "offerCode": null,
+                          "originalTransactionId": "2000000800000001",
+                          "ownershipType": "purchased",
+                          "productId": null,
+                          "revocationDate": null,
+                          "store": "unknown",
+                          "transactionDate": "2025-06-11T11:00:00Z",
+                          "transactionId": "2000000800000002",
+                          "type": "subscriptionRenewed"
+                        }
+                      ],
+                      "trialStartDate": null,
+                      "unsubscribeDetectedAt": null,
+                      "willRenew": true
+                    }
+                  },
+                  "evaluatedAt": "2025-06-15T00:00:00Z",
+                  "firstSeen": null,
+                  "managementUrl": null,
+                  "nonSubscriptionTransactions": [],
+                  "originalAppUserId": null,
+                  "originalApplicationVersion": null,
+                  "originalPurchaseDate": null,
+                  "provider": "qonversion",
+                  "requestDate": "2025-06-14T23:59:58Z",
+                  "schemaVersion": 1
                 }
-              },
-              "evaluatedAt": "2025-06-15T00:00:00Z",
-              "firstSeen": null,
-              "managementUrl": null,
-              "nonSubscriptionTransactions": [],
-              "originalAppUserId": null,
-              "originalApplicationVersion": null,
-              "originalPurchaseDate": null,
-              "provider": "qonversion",
-              "requestDate": "2025-06-14T23:59:58Z",
-              "schemaVersion": 1
-            }
 
-            """)
+                """)
     }
 
     @Test func convertPrintsTheCanonicalSnapshotOfARevenueCatResponse() throws {
-        let result = try Tool.run(["convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("carol.revenuecat.json")])
+        let result = try Tool.run([
+            "convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("carol.revenuecat.json"),
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            {
-              "activeEntitlementIds": [
-                "premium"
-              ],
-              "appUserId": "carol",
-              "entitlements": {
-                "premium": {
-                  "billingIssueDetectedAt": null,
-                  "expirationDate": "2025-07-05T08:00:00Z",
-                  "firstPurchaseDate": null,
-                  "gracePeriodExpirationDate": null,
-                  "grantType": "purchase",
-                  "id": "premium",
-                  "isActive": true,
-                  "isSandbox": false,
-                  "lastActivatedOfferCode": null,
-                  "latestPurchaseDate": "2025-06-05T08:00:00Z",
-                  "originalPurchaseDate": "2025-05-05T08:00:00Z",
-                  "ownershipType": "purchased",
-                  "periodType": "normal",
-                  "productId": "premium_monthly",
-                  "productPlanId": null,
-                  "refundedAt": null,
-                  "renewState": "willRenew",
-                  "renewsCount": null,
-                  "store": "appStore",
-                  "storeRaw": "app_store",
-                  "transactions": [
-                    {
-                      "environment": "production",
-                      "expirationDate": "2025-07-05T08:00:00Z",
-                      "offerCode": null,
-                      "originalTransactionId": null,
-                      "ownershipType": "purchased",
-                      "productId": "premium_monthly",
-                      "revocationDate": null,
-                      "store": "appStore",
-                      "transactionDate": "2025-06-05T08:00:00Z",
-                      "transactionId": "2000000300000002",
-                      "type": "subscriptionRenewed"
-                    }
+        #expect(
+            result.stdout == """
+                {
+                  "activeEntitlementIds": [
+                    "premium"
                   ],
-                  "trialStartDate": null,
-                  "unsubscribeDetectedAt": null,
-                  "willRenew": true
+                  "appUserId": "carol",
+                  "entitlements": {
+                    "premium": {
+                      "billingIssueDetectedAt": null,
+                      "expirationDate": "2025-07-05T08:00:00Z",
+                      "firstPurchaseDate": null,
+                      "gracePeriodExpirationDate": null,
+                      "grantType": "purchase",
+                      "id": "premium",
+                      "isActive": true,
+                      "isSandbox": false,
+                      "lastActivatedOfferCode": null,
+                      "latestPurchaseDate": "2025-06-05T08:00:00Z",
+                      "originalPurchaseDate": "2025-05-05T08:00:00Z",
+                      "ownershipType": "purchased",
+                      "periodType": "normal",
+                      "productId": "premium_monthly",
+                      "productPlanId": null,
+                      "refundedAt": null,
+                      "renewState": "willRenew",
+                      "renewsCount": null,
+                      "store": "appStore",
+                      "storeRaw": "app_store",
+                      "transactions": [
+                        {
+                          "environment": "production",
+                          "expirationDate": "2025-07-05T08:00:00Z",
+                          "offerCode": null,
+                          "originalTransactionId": null,
+                          "ownershipType": "purchased",
+                          "productId": "premium_monthly",
+                          "revocationDate": null,
+                          "store": "appStore",
+                          "transactionDate": "2025-06-05T08:00:00Z",
+                          "transactionId": "2000000300000002",
+                          "type": "subscriptionRenewed"
+                        }
+                      ],
+                      "trialStartDate": null,
+                      "unsubscribeDetectedAt": null,
+                      "willRenew": true
+                    }
+                  },
+                  "evaluatedAt": "2025-06-15T00:00:00Z",
+                  "firstSeen": "2025-01-05T10:00:00Z",
+                  "managementUrl": null,
+                  "nonSubscriptionTransactions": [],
+                  "originalAppUserId": "carol",
+                  "originalApplicationVersion": null,
+                  "originalPurchaseDate": null,
+                  "provider": "revenuecat",
+                  "requestDate": "2025-06-14T23:59:58Z",
+                  "schemaVersion": 1
                 }
-              },
-              "evaluatedAt": "2025-06-15T00:00:00Z",
-              "firstSeen": "2025-01-05T10:00:00Z",
-              "managementUrl": null,
-              "nonSubscriptionTransactions": [],
-              "originalAppUserId": "carol",
-              "originalApplicationVersion": null,
-              "originalPurchaseDate": null,
-              "provider": "revenuecat",
-              "requestDate": "2025-06-14T23:59:58Z",
-              "schemaVersion": 1
-            }
 
-            """)
+                """)
     }
 
     @Test func checkPrintsARevenueCatCustomersActiveAndLapsedEntitlements() throws {
-        let result = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium"])
+        let result = try Tool.run([
+            "check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
-            premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
+        #expect(
+            result.stdout == """
+                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
+                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
 
-            """)
-        let all = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium", "pro"])
+                """)
+        let all = try Tool.run([
+            "check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium", "pro",
+        ])
         #expect(all.status == 1)
-        #expect(all.stdout == """
-            ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
-            premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
-            pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly
+        #expect(
+            all.stdout == """
+                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
+                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
+                pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly
 
-            """)
+                """)
     }
 
     @Test func convertCompactReadsStandardInputAndReEvaluatesAUnifiedSnapshot() throws {
@@ -207,19 +219,22 @@ struct EndToEndConvertCheckTests {
              "gracePeriodExpirationDate": null, "unsubscribeDetectedAt": null, "billingIssueDetectedAt": null,
              "refundedAt": null, "renewsCount": null, "lastActivatedOfferCode": null, "transactions": []}}}
             """
-        let result = try Tool.run(["convert", "--compact", "--at", "2025-06-06T00:00:00.001Z", "-"], stdin: Data(document.utf8))
+        let result = try Tool.run(
+            ["convert", "--compact", "--at", "2025-06-06T00:00:00.001Z", "-"], stdin: Data(document.utf8))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         // One millisecond after the expiry instant, access has ended.
-        #expect(result.stdout == #"{"activeEntitlementIds":[],"appUserId":"yan","entitlements":{"plus":{"billingIssueDetectedAt":null,"#
-            + #""expirationDate":"2025-06-06T00:00:00Z","firstPurchaseDate":null,"gracePeriodExpirationDate":null,"grantType":"purchase","#
-            + #""id":"plus","isActive":false,"isSandbox":true,"lastActivatedOfferCode":null,"latestPurchaseDate":null,"#
-            + #""originalPurchaseDate":null,"ownershipType":"purchased","periodType":"trial","productId":"plus_weekly","#
-            + #""productPlanId":null,"refundedAt":null,"renewState":"willRenew","renewsCount":null,"store":"stripe","#
-            + #""storeRaw":"stripe","transactions":[],"trialStartDate":"2025-05-30T00:00:00Z","unsubscribeDetectedAt":null,"#
-            + #""willRenew":true}},"evaluatedAt":"2025-06-06T00:00:00.001Z","firstSeen":null,"managementUrl":null,"#
-            + #""nonSubscriptionTransactions":[],"originalAppUserId":null,"originalApplicationVersion":null,"#
-            + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":1}"# + "\n")
+        #expect(
+            result.stdout
+                == #"{"activeEntitlementIds":[],"appUserId":"yan","entitlements":{"plus":{"billingIssueDetectedAt":null,"#
+                + #""expirationDate":"2025-06-06T00:00:00Z","firstPurchaseDate":null,"gracePeriodExpirationDate":null,"grantType":"purchase","#
+                + #""id":"plus","isActive":false,"isSandbox":true,"lastActivatedOfferCode":null,"latestPurchaseDate":null,"#
+                + #""originalPurchaseDate":null,"ownershipType":"purchased","periodType":"trial","productId":"plus_weekly","#
+                + #""productPlanId":null,"refundedAt":null,"renewState":"willRenew","renewsCount":null,"store":"stripe","#
+                + #""storeRaw":"stripe","transactions":[],"trialStartDate":"2025-05-30T00:00:00Z","unsubscribeDetectedAt":null,"#
+                + #""willRenew":true}},"evaluatedAt":"2025-06-06T00:00:00.001Z","firstSeen":null,"managementUrl":null,"#
+                + #""nonSubscriptionTransactions":[],"originalAppUserId":null,"originalApplicationVersion":null,"#
+                + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":1}"# + "\n")
     }
 
     // MARK: check
@@ -228,25 +243,27 @@ struct EndToEndConvertCheckTests {
         let result = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", "-"], stdin: Data(Self.unifiedZoe.utf8))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
-            beta      no      unknown       2025-05-01T00:00:00Z  unknown    -
-            lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
-            pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
+        #expect(
+            result.stdout == """
+                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
+                beta      no      unknown       2025-05-01T00:00:00Z  unknown    -
+                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
+                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
 
-            """)
+                """)
     }
 
     @Test func checkWithIdsListsThemInOrderAndExitsByWhetherAllAreActive() throws {
         let stdin = Data(Self.unifiedZoe.utf8)
         let bothActive = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", "-", "pro", "lifetime"], stdin: stdin)
         #expect(bothActive.status == 0)
-        #expect(bothActive.stdout == """
-            ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
-            pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
-            lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
+        #expect(
+            bothActive.stdout == """
+                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
+                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
+                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
 
-            """)
+                """)
 
         // At the expiry instant access still holds; one second later it does not.
         #expect(try Tool.run(["check", "--at", "2025-07-01T00:00:00Z", "-", "pro"], stdin: stdin).status == 0)
@@ -254,14 +271,16 @@ struct EndToEndConvertCheckTests {
         #expect(lapsed.status == 1)
         #expect(lapsed.stderr.isEmpty)
 
-        let absent = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", "-", "gold", "lifetime", "gold"], stdin: stdin)
+        let absent = try Tool.run(
+            ["check", "--at", "2025-06-15T00:00:00Z", "-", "gold", "lifetime", "gold"], stdin: stdin)
         #expect(absent.status == 1)
-        #expect(absent.stdout == """
-            ID        ACTIVE  RENEW STATE   EXPIRES  STORE     PRODUCT
-            gold      no      -             -        -         -
-            lifetime  yes     nonRenewable  never    appStore  lifetime_unlock
+        #expect(
+            absent.stdout == """
+                ID        ACTIVE  RENEW STATE   EXPIRES  STORE     PRODUCT
+                gold      no      -             -        -         -
+                lifetime  yes     nonRenewable  never    appStore  lifetime_unlock
 
-            """)
+                """)
     }
 
     @Test func checkOfACustomerWithoutEntitlementsSaysSo() throws {
@@ -281,7 +300,10 @@ struct EndToEndConvertCheckTests {
             let result = try Tool.run(command + [file.path])
             #expect(result.status == 65)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderrLines == [#"error: \#(file.path): entitlements.pro.expirationDate: "next tuesday" is not an ISO 8601 date"#])
+            #expect(
+                result.stderrLines == [
+                    #"error: \#(file.path): entitlements.pro.expirationDate: "next tuesday" is not an ISO 8601 date"#
+                ])
         }
     }
 
@@ -289,18 +311,25 @@ struct EndToEndConvertCheckTests {
         let result = try Tool.run(["convert", "Fixtures/qonversion/active-wrong-type.json"])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == [#"error: Fixtures/qonversion/active-wrong-type.json: data.permissions[0].active: "1" must be 0 or 1 or a boolean, not a string"#])
+        #expect(
+            result.stderrLines == [
+                #"error: Fixtures/qonversion/active-wrong-type.json: data.permissions[0].active: "1" must be 0 or 1 or a boolean, not a string"#
+            ])
     }
 
     @Test func aDocumentOfNoKnownFormatSaysSo() throws {
         let result = try Tool.run(["check", "-"], stdin: Data(#"{"customer": {"id": 7}}"#.utf8))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == ["error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, unified)"])
+        #expect(
+            result.stderrLines == [
+                "error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, unified)"
+            ])
     }
 
     @Test func aTruncatedDocumentNamesTheLine() throws {
-        let result = try Tool.run(["convert", "-"], stdin: Data("{\n  \"schemaVersion\": 1,\n  \"provider\": \"revenue".utf8))
+        let result = try Tool.run(
+            ["convert", "-"], stdin: Data("{\n  \"schemaVersion\": 1,\n  \"provider\": \"revenue".utf8))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1)

@@ -15,17 +15,19 @@ struct EndToEndCrossProviderTests {
     // MARK: diff
 
     @Test func diffFindsCarolsLostRenewalAsAnAccessDifference() throws {
-        let a = Tool.crossProvider("carol.revenuecat.json"), b = Tool.crossProvider("carol.qonversion.json")
+        let a = Tool.crossProvider("carol.revenuecat.json")
+        let b = Tool.crossProvider("carol.qonversion.json")
         let text = try Tool.run(["diff"] + Self.at + [a, b])
         #expect(text.status == 1)
         #expect(text.stderr.isEmpty)
-        #expect(text.stdout == """
-            access differences: 1
-              premium: active in A, not in B
-            field differences: 1
-              premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
+        #expect(
+            text.stdout == """
+                access differences: 1
+                  premium: active in A, not in B
+                field differences: 1
+                  premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
 
-            """)
+                """)
         let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
         #expect(json.status == 1)
         #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("carol.diff.expected.json"))))
@@ -37,33 +39,40 @@ struct EndToEndCrossProviderTests {
     }
 
     @Test func diffOfHeidiFindsOnlyFieldDifferencesAndExitsZero() throws {
-        let a = Tool.crossProvider("heidi.revenuecat.json"), b = Tool.crossProvider("heidi.qonversion.json")
+        let a = Tool.crossProvider("heidi.revenuecat.json")
+        let b = Tool.crossProvider("heidi.qonversion.json")
         let text = try Tool.run(["diff"] + Self.at + [a, b])
         #expect(text.status == 0)
-        #expect(text.stdout == """
-            access differences: 0
-            field differences: 2
-              premium: store A "playStore", B "appStore"
-              pro: present A true, B false
+        #expect(
+            text.stdout == """
+                access differences: 0
+                field differences: 2
+                  premium: store A "playStore", B "appStore"
+                  pro: present A true, B false
 
-            """)
+                """)
         let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
         #expect(json.status == 0)
         #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("heidi.diff.expected.json"))))
 
-        let ignoring = try Tool.run(["diff", "--ignore-field", "store", "--ignore-field", "present"] + Self.at + [a, b])
+        let ignoring = try Tool.run(
+            ["diff", "--ignore-field", "store", "--ignore-field", "present"] + Self.at + [a, b])
         #expect(ignoring.status == 0)
         #expect(ignoring.stdout == "no differences\n")
     }
 
     @Test func diffReadsEitherSideFromStandardInputAndAnyFormat() throws {
-        let document = try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("heidi.revenuecat.json")))
-        let same = try Tool.run(["diff"] + Self.at + ["-", Tool.crossProvider("heidi.revenuecat.json")], stdin: document)
+        let document = try Data(
+            contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("heidi.revenuecat.json")))
+        let same = try Tool.run(
+            ["diff"] + Self.at + ["-", Tool.crossProvider("heidi.revenuecat.json")], stdin: document)
         #expect(same.status == 0)
         #expect(same.stdout == "no differences\n")
         // A unified snapshot compares with the vendor document it came from.
         let unified = try Tool.run(["convert"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json")])
-        let roundTrip = try Tool.run(["diff", "--json"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json"), "-"], stdin: Data(unified.stdout.utf8))
+        let roundTrip = try Tool.run(
+            ["diff", "--json"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json"), "-"],
+            stdin: Data(unified.stdout.utf8))
         #expect(roundTrip.status == 0)
         #expect(roundTrip.stdout == "{\n  \"accessDifferences\": [],\n  \"fieldDifferences\": []\n}\n")
     }
@@ -75,7 +84,8 @@ struct EndToEndCrossProviderTests {
         #expect(same.stdout == "no differences\n")
 
         // Named as Qonversion, the RevenueCat document A is refused before B is read.
-        let carolA = Tool.crossProvider("carol.revenuecat.json"), carolB = Tool.crossProvider("carol.qonversion.json")
+        let carolA = Tool.crossProvider("carol.revenuecat.json")
+        let carolB = Tool.crossProvider("carol.qonversion.json")
         let wrong = try Tool.run(["diff", "--from", "qonversion"] + Self.at + [carolA, carolB])
         #expect(wrong.status == 65)
         #expect(wrong.stdout.isEmpty)
@@ -84,18 +94,26 @@ struct EndToEndCrossProviderTests {
         // An envelope's provider must agree with --from, in B as in A.
         let response = try Tool.repositoryFile(carolB)
         let envelope = #"{"appUserId": "carol", "provider": "qonversion", "response": \#(response)}"#
-        let contradicted = try Tool.run(["diff", "--from", "revenuecat"] + Self.at + [carolA, "-"], stdin: Data(envelope.utf8))
+        let contradicted = try Tool.run(
+            ["diff", "--from", "revenuecat"] + Self.at + [carolA, "-"], stdin: Data(envelope.utf8))
         #expect(contradicted.status == 65)
         #expect(contradicted.stdout.isEmpty)
-        #expect(contradicted.stderrLines == [#"error: <stdin>: provider: "qonversion" contradicts the requested format "revenuecat""#])
+        #expect(
+            contradicted.stderrLines == [
+                #"error: <stdin>: provider: "qonversion" contradicts the requested format "revenuecat""#
+            ])
     }
 
     @Test func diffWithABadDocumentNamesItAndPrintsNothing() throws {
-        let result = try Tool.run(["diff"] + Self.at + [Tool.crossProvider("carol.revenuecat.json"), "Fixtures/revenuecat/malformed-date.json"])
+        let result = try Tool.run(
+            ["diff"] + Self.at + [
+                Tool.crossProvider("carol.revenuecat.json"), "Fixtures/revenuecat/malformed-date.json",
+            ])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1)
-        #expect(result.stderrLines.first?.hasPrefix("error: Fixtures/revenuecat/malformed-date.json: subscriber.") == true)
+        #expect(
+            result.stderrLines.first?.hasPrefix("error: Fixtures/revenuecat/malformed-date.json: subscriber.") == true)
     }
 
     @Test func theSpecsExampleErrorLine() throws {
@@ -111,7 +129,10 @@ struct EndToEndCrossProviderTests {
         let result = try Tool.run(["convert", "alice.json"], in: directory)
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "error: alice.json: subscriber.entitlements.pro.expires_date: \"next tuesday\" is not an ISO 8601 date\n")
+        #expect(
+            result.stderr
+                == "error: alice.json: subscriber.entitlements.pro.expires_date: \"next tuesday\" is not an ISO 8601 date\n"
+        )
     }
 
     // MARK: parity
@@ -127,44 +148,52 @@ struct EndToEndCrossProviderTests {
         let text = try Tool.run(["parity"] + Self.at + [Self.exportA, Self.exportB])
         #expect(text.status == 1)
         #expect(text.stderr.isEmpty)
-        #expect(text.stdout == """
-            customers in A           8
-            customers in B           8
-            matched                  7
-            only in A                1
-            only in B                1
-            with access differences  2
-            with field differences   4
+        #expect(
+            text.stdout == """
+                customers in A           8
+                customers in B           8
+                matched                  7
+                only in A                1
+                only in B                1
+                with access differences  2
+                with field differences   4
 
-            only in A (1):
-              erin
+                only in A (1):
+                  erin
 
-            only in B (1):
-              frank
+                only in B (1):
+                  frank
 
-            access differences (2):
-              carol: premium: active in A, not in B
-              ivan: premium: active in B, not in A
+                access differences (2):
+                  carol: premium: active in A, not in B
+                  ivan: premium: active in B, not in A
 
-            field differences (5):
-              bob: premium: expirationDate A "2025-07-03T10:00:00Z", B "2025-07-03T10:00:30Z"
-              carol: premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
-              dave: premium: renewState A "cancelled", B "willRenew"
-              heidi: premium: store A "playStore", B "appStore"
-              heidi: pro: present A true, B false
+                field differences (5):
+                  bob: premium: expirationDate A "2025-07-03T10:00:00Z", B "2025-07-03T10:00:30Z"
+                  carol: premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
+                  dave: premium: renewState A "cancelled", B "willRenew"
+                  heidi: premium: store A "playStore", B "appStore"
+                  heidi: pro: present A true, B false
 
-            note: 1 customer present on one side only has access there; the exit status counts that as an access difference
+                note: 1 customer present on one side only has access there; the exit status counts that as an access difference
 
-            """)
+                """)
     }
 
     @Test func parityWithATolerancePlacesBobInLine() throws {
-        let result = try Tool.run(["parity", "--json", "--expiry-tolerance", "30", "--jobs", "1"] + Self.at + [Self.exportA, Self.exportB])
+        let result = try Tool.run(
+            ["parity", "--json", "--expiry-tolerance", "30", "--jobs", "1"] + Self.at + [Self.exportA, Self.exportB])
         #expect(result.status == 1)
         let report = try JSONValue.parse(result.stdout)
         #expect(report["totals"]?["withFieldDifferences"] == .integer(3))
-        guard case .array(let fields)? = report["fieldDifferences"] else { Issue.record("no fieldDifferences"); return }
-        #expect(fields.compactMap { $0["appUserId"] } == [.string("carol"), .string("dave"), .string("heidi"), .string("heidi")])
+        guard case .array(let fields)? = report["fieldDifferences"] else {
+            Issue.record("no fieldDifferences")
+            return
+        }
+        #expect(
+            fields.compactMap { $0["appUserId"] } == [
+                .string("carol"), .string("dave"), .string("heidi"), .string("heidi"),
+            ])
     }
 
     @Test func swappingTheExportsMirrorsTheReport() throws {
@@ -173,13 +202,18 @@ struct EndToEndCrossProviderTests {
         let report = try JSONValue.parse(result.stdout)
         #expect(report["onlyInA"] == .array([.string("frank")]))
         #expect(report["onlyInB"] == .array([.string("erin")]))
-        #expect(report["accessDifferences"]?.compactText == #"[{"activeInA":false,"activeInB":true,"appUserId":"carol","entitlementId":"premium"},{"activeInA":true,"activeInB":false,"appUserId":"ivan","entitlementId":"premium"}]"#)
+        #expect(
+            report["accessDifferences"]?.compactText
+                == #"[{"activeInA":false,"activeInB":true,"appUserId":"carol","entitlementId":"premium"},{"activeInA":true,"activeInB":false,"appUserId":"ivan","entitlementId":"premium"}]"#
+        )
     }
 
     @Test func anExportComparedWithItselfIsInParity() throws {
         let result = try Tool.run(["parity"] + Self.at + [Self.exportB, Self.exportB])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+        #expect(
+            result.stdout.hasPrefix(
+                "customers in A           8\ncustomers in B           8\nmatched                  8\n"))
         #expect(!result.stdout.contains("differences ("))
     }
 
@@ -188,15 +222,21 @@ struct EndToEndCrossProviderTests {
         let same = try Tool.run(["parity", "--from", "qonversion"] + Self.at + [Self.exportB, Self.exportB])
         #expect(same.status == 0)
         #expect(same.stderr.isEmpty)
-        #expect(same.stdout.hasPrefix("customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+        #expect(
+            same.stdout.hasPrefix(
+                "customers in A           8\ncustomers in B           8\nmatched                  8\n"))
 
         // It applies to both files: as RevenueCat, B's records fail — the bare ones do not decode, the
         // ones naming qonversion contradict --from — and parity is not proven.
-        let wrong = try Tool.run(["parity", "--json", "--from", "revenuecat"] + Self.at + [Self.exportA, Self.exportB])
+        let wrong = try Tool.run(
+            ["parity", "--json", "--from", "revenuecat"] + Self.at + [Self.exportA, Self.exportB])
         #expect(wrong.status == 1)
         #expect(wrong.stderrLines.count == 9)
         #expect(wrong.stderrLines.filter { $0.hasPrefix("error: \(Self.exportB): line ") }.count == 8)
-        #expect(wrong.stderrLines.filter { $0.hasSuffix(#"provider: "qonversion" contradicts the requested format "revenuecat""#) }.count == 4)
+        #expect(
+            wrong.stderrLines.filter {
+                $0.hasSuffix(#"provider: "qonversion" contradicts the requested format "revenuecat""#)
+            }.count == 4)
         #expect(wrong.stderrLines.last == "parity: records not compared: 8 in \(Self.exportB)")
         let report = try JSONValue.parse(wrong.stdout)
         #expect(report["totals"]?["customersInA"] == .integer(8))
@@ -205,9 +245,9 @@ struct EndToEndCrossProviderTests {
 
     @Test func badAndDuplicateRecordsAreReportedCountedAndFailTheRun() throws {
         var lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
-        lines.insert(lines[0], at: 3)                               // alice again, line 4
-        lines.insert(#"{"appUserId": "zed", "response": {"subscriber": {}}}"#, at: 5)   // line 6
-        lines.insert("", at: 6)                                     // line 7, blank
+        lines.insert(lines[0], at: 3)  // alice again, line 4
+        lines.insert(#"{"appUserId": "zed", "response": {"subscriber": {}}}"#, at: 5)  // line 6
+        lines.insert("", at: 6)  // line 7, blank
         let (file, directory) = try Tool.temporaryFile(named: "a.jsonl", contents: lines.joined(separator: "\n"))
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -215,7 +255,10 @@ struct EndToEndCrossProviderTests {
         // Not 65: parity cannot be proven when records were not compared, so the answer is "no".
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 3)
-        #expect(result.stderrLines[0] == #"error: \#(file.path): line 4: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#)
+        #expect(
+            result.stderrLines[0]
+                == #"error: \#(file.path): line 4: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#
+        )
         #expect(result.stderrLines[1] == "error: \(file.path): line 6: response.request_date: is required but missing")
         #expect(result.stderrLines[2] == "parity: records not compared: 2 in \(file.path)")
         // The report on stdout is still the complete comparison of the usable records.

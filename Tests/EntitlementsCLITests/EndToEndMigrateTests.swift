@@ -11,11 +11,18 @@ struct EndToEndMigrateTests {
     /// The Qonversion export with three bad records and a blank line in the middle:
     /// line 3 has a date of the wrong type, line 6 is cut off, line 8 is blank, line 10 is no known format.
     static func exportWithBadLines() throws -> (text: String, goodLines: [String]) {
-        let good = try String(contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl")), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        let good = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl")),
+            encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
         #expect(good.count == 8)
-        let wrongType = #"{"appUserId": "oops", "response": {"success": true, "data": {"uid": "QON_1", "timestamp": 1749945600, "permissions": [{"id": "premium", "associated_product": "p", "active": 1, "renew_state": 1, "source": "appstore", "started_timestamp": 1740000000, "expiration_timestamp": "soon"}]}}}"#
-        let lines = [good[0], good[1], wrongType, good[2], good[3], #"{"appUserId": "cut", "response": {"success": tr"#, good[4], "", good[5], "[1,2,3]", good[6], good[7]]
+        let wrongType =
+            #"{"appUserId": "oops", "response": {"success": true, "data": {"uid": "QON_1", "timestamp": 1749945600, "permissions": [{"id": "premium", "associated_product": "p", "active": 1, "renew_state": 1, "source": "appstore", "started_timestamp": 1740000000, "expiration_timestamp": "soon"}]}}}"#
+        let lines = [
+            good[0], good[1], wrongType, good[2], good[3], #"{"appUserId": "cut", "response": {"success": tr"#, good[4],
+            "", good[5], "[1,2,3]", good[6], good[7],
+        ]
         return (lines.joined(separator: "\n") + "\n", good)
     }
 
@@ -46,9 +53,14 @@ struct EndToEndMigrateTests {
 
         let errors = result.stderrLines
         #expect(errors.count == 4)
-        #expect(errors[0].hasPrefix(#"error: \#(file.path): line 3: response.data.permissions[0].expiration_timestamp: "soon" "#))
+        #expect(
+            errors[0].hasPrefix(
+                #"error: \#(file.path): line 3: response.data.permissions[0].expiration_timestamp: "soon" "#))
         #expect(errors[1].hasPrefix("error: \(file.path): line 6: "))
-        #expect(errors[2] == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, unified)")
+        #expect(
+            errors[2]
+                == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, unified)"
+        )
         #expect(errors[3] == "migrate: 11 records: 8 converted, 3 failed")
     }
 
@@ -56,19 +68,25 @@ struct EndToEndMigrateTests {
         let (_, directory) = try Tool.temporaryFile(named: "unused", contents: "")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("snapshots.jsonl")
-        let toFile = try Tool.run(["migrate", "--at", Self.instant, "--output", output.path, Tool.crossProvider("customers.qonversion.jsonl")])
+        let toFile = try Tool.run([
+            "migrate", "--at", Self.instant, "--output", output.path, Tool.crossProvider("customers.qonversion.jsonl"),
+        ])
         #expect(toFile.status == 0)
         #expect(toFile.stdout.isEmpty)
         #expect(toFile.stderrLines == ["migrate: 8 records: 8 converted, 0 failed"])
 
-        let toStdout = try Tool.run(["migrate", "--at", Self.instant, "-"],
-                                    stdin: try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl"))))
+        let toStdout = try Tool.run(
+            ["migrate", "--at", Self.instant, "-"],
+            stdin: try Data(
+                contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl"))))
         #expect(toStdout.status == 0)
         #expect(try String(contentsOf: output, encoding: .utf8) == toStdout.stdout)
     }
 
     @Test func aFormatNamedWithFromMustMatchEveryRecord() throws {
-        let result = try Tool.run(["migrate", "--from", "unified", "--at", Self.instant, Tool.crossProvider("customers.qonversion.jsonl")])
+        let result = try Tool.run([
+            "migrate", "--from", "unified", "--at", Self.instant, Tool.crossProvider("customers.qonversion.jsonl"),
+        ])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         // Odd lines' envelopes leave the provider out, so their responses are read as unified snapshots.
@@ -85,7 +103,8 @@ struct EndToEndMigrateTests {
 
     @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() throws {
         let export = try Tool.repositoryFile(Tool.crossProvider("customers.qonversion.jsonl"))
-        let (file, directory) = try Tool.temporaryFile(named: "big.jsonl", contents: String(repeating: export, count: 200))
+        let (file, directory) = try Tool.temporaryFile(
+            named: "big.jsonl", contents: String(repeating: export, count: 200))
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = Process()
         process.executableURL = try Tool.executable()

@@ -16,12 +16,16 @@ struct ParityTests {
         return #"{"appUserId": "\#(user)", "provider": "toy", "response": \#(response)}"#
     }
 
-    func check(_ a: [String], _ b: [String], decoder: SnapshotDecoder? = nil, format: String? = nil,
-               options: SnapshotDiff.Options = .init()) throws -> (ParityCheck.Outcome, [String]) {
+    func check(
+        _ a: [String], _ b: [String], decoder: SnapshotDecoder? = nil, format: String? = nil,
+        options: SnapshotDiff.Options = .init()
+    ) throws -> (ParityCheck.Outcome, [String]) {
         var readerA = JSONLinesReader(data: Data(a.joined(separator: "\n").utf8))
         var readerB = JSONLinesReader(data: Data(b.joined(separator: "\n").utf8))
         var failures: [String] = []
-        let outcome = try ParityCheck(decoder: decoder ?? self.decoder, format: format, at: TestValues.now, options: options).run(
+        let outcome = try ParityCheck(
+            decoder: decoder ?? self.decoder, format: format, at: TestValues.now, options: options
+        ).run(
             a: &readerA, b: &readerB, processor: OrderedLineProcessor(jobs: 2, windowLineCount: 2),
             failed: { side, failure in failures.append("\(side.rawValue) \(failure)") })
         return (outcome, failures)
@@ -46,13 +50,20 @@ struct ParityTests {
         #expect(failures.isEmpty)
         #expect(outcome.isComplete)
         let report = outcome.report
-        #expect(report.totals == ParityReport.Totals(customersInA: 4, customersInB: 4, matched: 3, onlyInA: 1, onlyInB: 1,
-                                                     withAccessDifferences: 2, withFieldDifferences: 1))
+        #expect(
+            report.totals
+                == ParityReport.Totals(
+                    customersInA: 4, customersInB: 4, matched: 3, onlyInA: 1, onlyInB: 1,
+                    withAccessDifferences: 2, withFieldDifferences: 1))
         #expect(report.onlyInA == ["erin"])
         #expect(report.onlyInB == ["frank"])
-        #expect(report.accessDifferences.map { "\($0.appUserId) \($0.difference.entitlementId)" } == ["bob pro", "carol premium"])
-        #expect(report.fieldDifferences.map { "\($0.appUserId) \($0.difference.entitlementId) \($0.difference.field)" }
-            == ["bob premium expirationDate", "bob pro expirationDate"])
+        #expect(
+            report.accessDifferences.map { "\($0.appUserId) \($0.difference.entitlementId)" } == [
+                "bob pro", "carol premium",
+            ])
+        #expect(
+            report.fieldDifferences.map { "\($0.appUserId) \($0.difference.entitlementId) \($0.difference.field)" }
+                == ["bob premium expirationDate", "bob pro expirationDate"])
         // frank has lifetime access on B only; erin's only entitlement has expired.
         #expect(report.oneSidedCustomersWithAccess == 1)
         #expect(report.hasAccessDifferences)
@@ -78,12 +89,13 @@ struct ParityTests {
             record("alice", [("premium", july)]),
         ]
         let (outcome, failures) = try check(a, b)
-        #expect(failures == [
-            "A line 2: appUserId: is required to join the two exports but missing (wrap the response in an envelope with an appUserId)",
-            #"A line 3: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
-            "A line 4: $: unexpected 'n' where an object key was expected",
-            #"B line 2: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
-        ])
+        #expect(
+            failures == [
+                "A line 2: appUserId: is required to join the two exports but missing (wrap the response in an envelope with an appUserId)",
+                #"A line 3: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
+                "A line 4: $: unexpected 'n' where an object key was expected",
+                #"B line 2: appUserId: "alice" already appeared on line 1; a customer must appear once per file, so this record is not compared"#,
+            ])
         #expect(outcome.failuresInA == 3)
         #expect(outcome.failuresInB == 1)
         #expect(!outcome.isComplete)
@@ -95,13 +107,15 @@ struct ParityTests {
     @Test func aFormatAppliesToBothExportsAndEnvelopesMustAgreeWithIt() throws {
         // Every object has the greedy format's shape too, so without a format nothing decodes.
         let greedy = SnapshotDecoder(adapters: [ToyAdapter(), GreedyAdapter()])
-        let bare = #"{"appUserId": "alice", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
+        let bare =
+            #"{"appUserId": "alice", "response": {"toy": {"entitlements": [{"id": "premium", "expires": null}]}}}"#
         let (undetected, ambiguous) = try check([bare], [bare], decoder: greedy)
         #expect(ambiguous.count == 2)
         #expect(undetected.report.totals.matched == 0)
 
         let namedGreedy = #"{"appUserId": "bob", "provider": "greedy", "response": {}}"#
-        let (outcome, failures) = try check([bare, record("carol", [])], [bare, namedGreedy], decoder: greedy, format: "toy")
+        let (outcome, failures) = try check(
+            [bare, record("carol", [])], [bare, namedGreedy], decoder: greedy, format: "toy")
         #expect(failures == [#"B line 2: provider: "greedy" contradicts the requested format "toy""#])
         #expect(outcome.failuresInA == 0)
         #expect(outcome.failuresInB == 1)
@@ -126,7 +140,8 @@ struct ParityTests {
     }
 
     @Test func oneSidedCustomersWithoutAccessDoNotMakeAccessDiffer() throws {
-        let (outcome, _) = try check([record("a", []), record("gone", [("old", "2020-01-01T00:00:00Z")])], [record("a", [])])
+        let (outcome, _) = try check(
+            [record("a", []), record("gone", [("old", "2020-01-01T00:00:00Z")])], [record("a", [])])
         #expect(outcome.report.totals.onlyInA == 1)
         #expect(!outcome.report.hasAccessDifferences)
     }

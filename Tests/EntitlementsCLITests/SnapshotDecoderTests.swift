@@ -26,13 +26,15 @@ struct SnapshotDecoderTests {
     }
 
     @Test func aVendorDocumentIsDetectedByItsAdapter() throws {
-        let snapshot = try decoder.snapshot(from: data(#"{"toy": {"user": "alice", "entitlements": [{"id": "premium", "expires": null}]}}"#), at: now)
+        let snapshot = try decoder.snapshot(
+            from: data(#"{"toy": {"user": "alice", "entitlements": [{"id": "premium", "expires": null}]}}"#), at: now)
         #expect(snapshot.provider == "toy")
         #expect(snapshot.activeEntitlementIds == ["premium"])
     }
 
     @Test func aUnifiedSnapshotIsDetectedBySchemaVersionAndReEvaluated() throws {
-        let original = TestValues.snapshot("alice", provider: "revenuecat", [TestValues.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
+        let original = TestValues.snapshot(
+            "alice", provider: "revenuecat", [TestValues.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
         let later = TestValues.date("2025-08-01T00:00:00Z")
         let snapshot = try decoder.snapshot(from: original.canonicalJSONData(), at: later)
         #expect(snapshot.provider == "revenuecat")
@@ -54,24 +56,29 @@ struct SnapshotDecoderTests {
     }
 
     @Test func aNamedFormatSkipsDetection() {
-        let error = documentError { _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: "unified", at: now) }
+        let error = documentError {
+            _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: "unified", at: now)
+        }
         #expect(error?.kind == .missingField)
         #expect(error?.path.description == "schemaVersion")
     }
 
     @Test func anEnvelopesAppUserIdReplacesTheResponses() throws {
-        let record = #"{"appUserId": "alice@example.com", "provider": "toy", "response": {"toy": {"user": "QON_1", "entitlements": []}}}"#
+        let record =
+            #"{"appUserId": "alice@example.com", "provider": "toy", "response": {"toy": {"user": "QON_1", "entitlements": []}}}"#
         let snapshot = try decoder.snapshot(fromRecord: data(record), at: now)
         #expect(snapshot.appUserId == "alice@example.com")
     }
 
     @Test func anEnvelopeWithoutAppUserIdKeepsTheResponses() throws {
-        let snapshot = try decoder.snapshot(fromRecord: data(#"{"response": {"toy": {"user": "bob", "entitlements": []}}}"#), at: now)
+        let snapshot = try decoder.snapshot(
+            fromRecord: data(#"{"response": {"toy": {"user": "bob", "entitlements": []}}}"#), at: now)
         #expect(snapshot.appUserId == "bob")
     }
 
     @Test func errorsInsideAnEnvelopeNameThePathUnderResponse() {
-        let record = #"{"appUserId": "a", "response": {"toy": {"entitlements": [{"id": "premium", "expires": "next tuesday"}]}}}"#
+        let record =
+            #"{"appUserId": "a", "response": {"toy": {"entitlements": [{"id": "premium", "expires": "next tuesday"}]}}}"#
         let error = documentError { _ = try decoder.snapshot(fromRecord: data(record), at: now) }
         #expect(error?.description == #"response.toy.entitlements[0].expires: "next tuesday" is not an ISO 8601 date"#)
     }

@@ -7,7 +7,8 @@ struct SnapshotDiffTests {
     typealias T = TestValues
 
     @Test func identicalSnapshotsHaveNoDifferences() {
-        let a = T.snapshot("alice", [T.entitlement("premium"), T.entitlement("lifetime", expires: nil, renewState: .nonRenewable)])
+        let a = T.snapshot(
+            "alice", [T.entitlement("premium"), T.entitlement("lifetime", expires: nil, renewState: .nonRenewable)])
         let diff = SnapshotDiff(a, a)
         #expect(diff.isEmpty)
         #expect(!diff.hasAccessDifferences)
@@ -18,20 +19,27 @@ struct SnapshotDiffTests {
         let a = T.snapshot("alice", [T.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
         let b = T.snapshot("alice", [T.entitlement("premium", expires: "2025-05-01T00:00:00Z")])
         let diff = SnapshotDiff(a, b)
-        #expect(diff.accessDifferences == [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)])
-        #expect(diff.fieldDifferences == [
-            FieldDifference(entitlementId: "premium", field: .expirationDate,
-                            a: .string("2025-07-01T00:00:00Z"), b: .string("2025-05-01T00:00:00Z")),
-        ])
+        #expect(
+            diff.accessDifferences == [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)])
+        #expect(
+            diff.fieldDifferences == [
+                FieldDifference(
+                    entitlementId: "premium", field: .expirationDate,
+                    a: .string("2025-07-01T00:00:00Z"), b: .string("2025-05-01T00:00:00Z"))
+            ])
     }
 
     @Test func anActiveEntitlementMissingOnOneSideIsOnlyAnAccessDifference() {
         let a = T.snapshot("alice", [T.entitlement("premium")])
         let b = T.snapshot("alice", [])
-        #expect(SnapshotDiff(a, b) == SnapshotDiff(
-            accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)]))
-        #expect(SnapshotDiff(b, a) == SnapshotDiff(
-            accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: false, activeInB: true)]))
+        #expect(
+            SnapshotDiff(a, b)
+                == SnapshotDiff(
+                    accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)]))
+        #expect(
+            SnapshotDiff(b, a)
+                == SnapshotDiff(
+                    accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: false, activeInB: true)]))
     }
 
     @Test func anInactiveEntitlementMissingOnOneSideIsThePresentFieldDifference() {
@@ -39,7 +47,10 @@ struct SnapshotDiffTests {
         let b = T.snapshot("alice", [T.entitlement("old", expires: "2024-01-01T00:00:00Z")])
         let diff = SnapshotDiff(a, b)
         #expect(diff.accessDifferences.isEmpty)
-        #expect(diff.fieldDifferences == [FieldDifference(entitlementId: "old", field: .present, a: .bool(false), b: .bool(true))])
+        #expect(
+            diff.fieldDifferences == [
+                FieldDifference(entitlementId: "old", field: .present, a: .bool(false), b: .bool(true))
+            ])
     }
 
     @Test(arguments: [
@@ -57,27 +68,52 @@ struct SnapshotDiffTests {
         let a = T.snapshot("carol", [T.entitlement("premium", expires: nil)])
         let b = T.snapshot("carol", [T.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
         let diff = SnapshotDiff(a, b, options: .init(expiryTolerance: 1e12))
-        #expect(diff.fieldDifferences == [
-            FieldDifference(entitlementId: "premium", field: .expirationDate, a: .null, b: .string("2025-07-01T00:00:00Z")),
-        ])
+        #expect(
+            diff.fieldDifferences == [
+                FieldDifference(
+                    entitlementId: "premium", field: .expirationDate, a: .null, b: .string("2025-07-01T00:00:00Z"))
+            ])
     }
 
     @Test func valuesOneSideDoesNotStateAreNotCompared() {
-        let a = T.snapshot("dave", [T.entitlement("premium", productId: "com.example.monthly", renewState: .willRenew,
-                                                  periodType: .normal, store: .appStore, grantType: .purchase, ownershipType: .purchased)])
-        let b = T.snapshot("dave", [T.entitlement("premium", productId: nil, renewState: .unknown, periodType: .unknown,
-                                                  store: .unknown, grantType: .unknown, ownershipType: .unknown)])
+        let a = T.snapshot(
+            "dave",
+            [
+                T.entitlement(
+                    "premium", productId: "com.example.monthly", renewState: .willRenew,
+                    periodType: .normal, store: .appStore, grantType: .purchase, ownershipType: .purchased)
+            ])
+        let b = T.snapshot(
+            "dave",
+            [
+                T.entitlement(
+                    "premium", productId: nil, renewState: .unknown, periodType: .unknown,
+                    store: .unknown, grantType: .unknown, ownershipType: .unknown)
+            ])
         #expect(SnapshotDiff(a, b).isEmpty)
         #expect(SnapshotDiff(b, a).isEmpty)
     }
 
     @Test func fieldDifferencesOfOneEntitlementFollowTheFieldOrder() {
-        let a = T.snapshot("erin", [T.entitlement("premium", productId: "monthly", renewState: .willRenew, store: .appStore,
-                                                  isSandbox: false, grantType: .purchase, ownershipType: .purchased)])
-        let b = T.snapshot("erin", [T.entitlement("premium", productId: "yearly", renewState: .cancelled, store: .playStore,
-                                                  isSandbox: true, grantType: .familySharing, ownershipType: .familyShared)])
+        let a = T.snapshot(
+            "erin",
+            [
+                T.entitlement(
+                    "premium", productId: "monthly", renewState: .willRenew, store: .appStore,
+                    isSandbox: false, grantType: .purchase, ownershipType: .purchased)
+            ])
+        let b = T.snapshot(
+            "erin",
+            [
+                T.entitlement(
+                    "premium", productId: "yearly", renewState: .cancelled, store: .playStore,
+                    isSandbox: true, grantType: .familySharing, ownershipType: .familyShared)
+            ])
         let diff = SnapshotDiff(a, b)
-        #expect(diff.fieldDifferences.map(\.field.name) == ["renewState", "store", "productId", "isSandbox", "grantType", "ownershipType"])
+        #expect(
+            diff.fieldDifferences.map(\.field.name) == [
+                "renewState", "store", "productId", "isSandbox", "grantType", "ownershipType",
+            ])
         #expect(diff.fieldDifferences[0].a == .string("willRenew"))
         #expect(diff.fieldDifferences[0].b == .string("cancelled"))
         #expect(diff.fieldDifferences[3].a == .bool(false))
@@ -101,7 +137,8 @@ struct SnapshotDiffTests {
     @Test func theJSONReportHasTheSpecifiedShape() {
         let a = T.snapshot("heidi", [T.entitlement("premium"), T.entitlement("pro", store: .appStore)])
         let b = T.snapshot("heidi", [T.entitlement("pro", store: .playStore)])
-        let expected = #"{"accessDifferences":[{"activeInA":true,"activeInB":false,"entitlementId":"premium"}],"#
+        let expected =
+            #"{"accessDifferences":[{"activeInA":true,"activeInB":false,"entitlementId":"premium"}],"#
             + #""fieldDifferences":[{"a":"appStore","b":"playStore","entitlementId":"pro","field":"store"}]}"#
         #expect(SnapshotDiff(a, b).jsonValue.compactText == expected)
     }
@@ -109,9 +146,11 @@ struct SnapshotDiffTests {
     @Test func comparedFieldsAreFoundByName() {
         #expect(ComparedField(name: "expirationDate") == .expirationDate)
         #expect(ComparedField(name: "willRenew") == nil)
-        #expect(ComparedField.all.map(\.name) == [
-            "present", "renewState", "expirationDate", "store", "productId", "productPlanId", "periodType", "isSandbox",
-            "grantType", "ownershipType",
-        ])
+        #expect(
+            ComparedField.all.map(\.name) == [
+                "present", "renewState", "expirationDate", "store", "productId", "productPlanId", "periodType",
+                "isSandbox",
+                "grantType", "ownershipType",
+            ])
     }
 }

@@ -5,15 +5,17 @@ import Testing
 /// Access is Qonversion's flag **and** the unified date rule, in every shape.
 @Suite("Activity: flag and date")
 struct ActivityRuleTests {
-    @Test("v1: flag 1/0 (or true/false) and the expiry decide together", arguments: [
-        ("1", "2025-06-10T00:00:00Z", true),
-        ("1", "2025-05-31T00:00:00Z", false),  // a stale active: 1
-        ("0", "2025-06-10T00:00:00Z", false),  // refunded or revoked before expiry
-        ("0", "2025-05-31T00:00:00Z", false),
-        ("true", "2025-06-10T00:00:00Z", true),
-        ("false", "2025-06-10T00:00:00Z", false),
-        ("true", "2025-05-31T00:00:00Z", false),
-    ])
+    @Test(
+        "v1: flag 1/0 (or true/false) and the expiry decide together",
+        arguments: [
+            ("1", "2025-06-10T00:00:00Z", true),
+            ("1", "2025-05-31T00:00:00Z", false),  // a stale active: 1
+            ("0", "2025-06-10T00:00:00Z", false),  // refunded or revoked before expiry
+            ("0", "2025-05-31T00:00:00Z", false),
+            ("true", "2025-06-10T00:00:00Z", true),
+            ("false", "2025-06-10T00:00:00Z", false),
+            ("true", "2025-05-31T00:00:00Z", false),
+        ])
     func launchResultFlagAndDate(flag: String, expires: String, expected: Bool) throws {
         let snapshot = try qonversionSnapshot(launchResult(permission: premium(expires: expires, active: flag)))
         #expect(snapshot["premium"]?.isActive == expected)
@@ -33,21 +35,26 @@ struct ActivityRuleTests {
         #expect(try qonversionSnapshot(launchResult(permission: refunded))["lifetime"]?.isActive == false)
     }
 
-    @Test("v3: the JSON boolean and the expiry in seconds", arguments: [
-        ("true", "2025-06-10T00:00:00Z", true),
-        ("true", "2025-05-31T00:00:00Z", false),
-        ("false", "2025-06-10T00:00:00Z", false),
-    ])
+    @Test(
+        "v3: the JSON boolean and the expiry in seconds",
+        arguments: [
+            ("true", "2025-06-10T00:00:00Z", true),
+            ("true", "2025-05-31T00:00:00Z", false),
+            ("false", "2025-06-10T00:00:00Z", false),
+        ])
     func v3FlagAndDate(flag: String, expires: String, expected: Bool) throws {
-        let json = #"{"object": "list", "data": [{"id": "premium", "active": \#(flag), "expires": \#(seconds(expires))}]}"#
+        let json =
+            #"{"object": "list", "data": [{"id": "premium", "active": \#(flag), "expires": \#(seconds(expires))}]}"#
         #expect(try qonversionSnapshot(json)["premium"]?.isActive == expected)
     }
 
-    @Test("v4: is_active and the ISO expiry", arguments: [
-        ("true", "2025-06-01T12:00:00Z", true),
-        ("true", "2025-06-01T11:59:59.999Z", false),
-        ("false", "2026-01-01T00:00:00Z", false),
-    ])
+    @Test(
+        "v4: is_active and the ISO expiry",
+        arguments: [
+            ("true", "2025-06-01T12:00:00Z", true),
+            ("true", "2025-06-01T11:59:59.999Z", false),
+            ("false", "2026-01-01T00:00:00Z", false),
+        ])
     func v4FlagAndDate(flag: String, expires: String, expected: Bool) throws {
         let json = """
             {"object": "list", "url": "/v4/users/QON_1/entitlements", "has_more": false, "data": [

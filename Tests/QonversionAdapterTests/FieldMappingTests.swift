@@ -69,7 +69,8 @@ struct FieldMappingTests {
     }
 
     @Test func absentOptionalFieldsAreNullNotDefaults() throws {
-        let mapped = try #require(try qonversionSnapshot(launchResult(permission: #""id": "premium", "active": 1"#))["premium"])
+        let mapped = try #require(
+            try qonversionSnapshot(launchResult(permission: #""id": "premium", "active": 1"#))["premium"])
         #expect(mapped.productId == nil)
         #expect(mapped.originalPurchaseDate == nil)  // iOS would say 1970-01-01
         #expect(mapped.expirationDate == nil)
@@ -115,7 +116,8 @@ struct FieldMappingTests {
     }
 
     @Test func restItemWithoutProductOrSubscription() throws {
-        let json = #"{"data": [{"id": "bonus", "active": true, "source": "manual"}, {"id": "pack", "active": true, "product": {"product_id": "pack_1"}}]}"#
+        let json =
+            #"{"data": [{"id": "bonus", "active": true, "source": "manual"}, {"id": "pack", "active": true, "product": {"product_id": "pack_1"}}]}"#
         let snapshot = try qonversionSnapshot(json)
         #expect(snapshot["bonus"]?.productId == nil)
         #expect(snapshot["bonus"]?.store == .promotional)
@@ -144,7 +146,8 @@ struct FieldMappingTests {
     }
 
     @Test func v4WithoutHasMoreIsAccepted() throws {
-        let json = #"{"object": "list", "url": "/v4/users/QON_1/entitlements", "data": [{"object": "user_entitlement", "id": "a", "is_active": true}]}"#
+        let json =
+            #"{"object": "list", "url": "/v4/users/QON_1/entitlements", "data": [{"object": "user_entitlement", "id": "a", "is_active": true}]}"#
         #expect(try qonversionSnapshot(json).activeEntitlementIds == ["a"])
     }
 

@@ -14,37 +14,41 @@ struct FormatRecognitionTests {
         #expect(adapter.provider == "qonversion")
     }
 
-    @Test("claims each Qonversion shape", arguments: [
-        #"{"success": true, "data": {"uid": "QON_1", "permissions": []}}"#,
-        #"{"data": {"permissions": [{"id": "premium", "active": 1}]}}"#,
-        #"{"success": false, "data": {"message": "Access token is invalid"}}"#,
-        #"{"success": false}"#,
-        #"{"object": "list", "data": [{"id": "premium", "active": true}]}"#,
-        #"{"data": [{"id": "premium", "active": false}]}"#,
-        #"{"data": []}"#,
-        #"{"object": "list", "data": []}"#,
-        #"{"object": "list", "url": "/v4/users/QON_1/entitlements", "data": [], "has_more": false}"#,
-        #"{"object": "list", "data": [{"object": "user_entitlement", "id": "premium", "is_active": true}]}"#,
-        #"{"data": [{"id": "premium", "is_active": true}]}"#,
-    ])
+    @Test(
+        "claims each Qonversion shape",
+        arguments: [
+            #"{"success": true, "data": {"uid": "QON_1", "permissions": []}}"#,
+            #"{"data": {"permissions": [{"id": "premium", "active": 1}]}}"#,
+            #"{"success": false, "data": {"message": "Access token is invalid"}}"#,
+            #"{"success": false}"#,
+            #"{"object": "list", "data": [{"id": "premium", "active": true}]}"#,
+            #"{"data": [{"id": "premium", "active": false}]}"#,
+            #"{"data": []}"#,
+            #"{"object": "list", "data": []}"#,
+            #"{"object": "list", "url": "/v4/users/QON_1/entitlements", "data": [], "has_more": false}"#,
+            #"{"object": "list", "data": [{"object": "user_entitlement", "id": "premium", "is_active": true}]}"#,
+            #"{"data": [{"id": "premium", "is_active": true}]}"#,
+        ])
     func claims(_ json: String) throws {
         #expect(try recognizes(json))
     }
 
-    @Test("leaves other documents alone", arguments: [
-        #"{"request_date": "2025-06-01T12:00:00Z", "subscriber": {"entitlements": {}, "subscriptions": {}}}"#,
-        #"{"subscriber": {}, "data": []}"#,
-        #"{"schemaVersion": 1, "provider": "qonversion", "entitlements": {}}"#,
-        #"{"schemaVersion": 1, "data": []}"#,
-        #"{}"#,
-        #"[]"#,
-        #""premium""#,
-        #"{"data": "premium"}"#,
-        #"{"data": {"anon_id": "QON_1"}}"#,
-        #"{"data": [{"name": "premium"}]}"#,
-        #"{"data": [1, 2]}"#,
-        #"{"error": {"type": "resource", "code": "not_found", "message": "User not found"}}"#,
-    ])
+    @Test(
+        "leaves other documents alone",
+        arguments: [
+            #"{"request_date": "2025-06-01T12:00:00Z", "subscriber": {"entitlements": {}, "subscriptions": {}}}"#,
+            #"{"subscriber": {}, "data": []}"#,
+            #"{"schemaVersion": 1, "provider": "qonversion", "entitlements": {}}"#,
+            #"{"schemaVersion": 1, "data": []}"#,
+            #"{}"#,
+            #"[]"#,
+            #""premium""#,
+            #"{"data": "premium"}"#,
+            #"{"data": {"anon_id": "QON_1"}}"#,
+            #"{"data": [{"name": "premium"}]}"#,
+            #"{"data": [1, 2]}"#,
+            #"{"error": {"type": "resource", "code": "not_found", "message": "User not found"}}"#,
+        ])
     func declines(_ json: String) throws {
         #expect(try !recognizes(json))
     }

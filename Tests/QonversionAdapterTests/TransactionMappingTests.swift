@@ -51,7 +51,8 @@ struct TransactionMappingTests {
 
     @Test func withoutTransactionsOwnershipIsUnknownAndNotSandbox() throws {
         for extra in [#""store_transactions": []"#, #""store_transactions": null"#, #""renews_count": 0"#] {
-            let mapped = try #require(try qonversionSnapshot(launchResult(permission: premium(extra: extra)))["premium"])
+            let mapped = try #require(
+                try qonversionSnapshot(launchResult(permission: premium(extra: extra)))["premium"])
             #expect(mapped.transactions.isEmpty)
             #expect(mapped.ownershipType == .unknown)
             #expect(mapped.isSandbox == false)
@@ -78,8 +79,9 @@ struct TransactionMappingTests {
 
     @Test func theRevocationKeyIsRevokeNotRevocation() throws {
         let mapped = try entitlement(transactions: [
-            transaction(id: "a", at: "2025-05-10T00:00:00Z",
-                        extra: #""transaction_revocation_timestamp": \#(seconds("2025-05-20T08:00:00Z"))"#)
+            transaction(
+                id: "a", at: "2025-05-10T00:00:00Z",
+                extra: #""transaction_revocation_timestamp": \#(seconds("2025-05-20T08:00:00Z"))"#)
         ])
         #expect(mapped.refundedAt == nil)
     }

@@ -9,12 +9,14 @@ import Testing
 struct ActivityTests {
     static let expiry = "2025-10-03T12:00:05Z"
 
-    @Test("active at the expiry instant, inactive a millisecond and a second later", arguments: [
-        ("2025-10-03T12:00:04.999Z", true),
-        ("2025-10-03T12:00:05Z", true),
-        ("2025-10-03T12:00:05.001Z", false),
-        ("2025-10-03T12:00:06Z", false),
-    ])
+    @Test(
+        "active at the expiry instant, inactive a millisecond and a second later",
+        arguments: [
+            ("2025-10-03T12:00:04.999Z", true),
+            ("2025-10-03T12:00:05Z", true),
+            ("2025-10-03T12:00:05.001Z", false),
+            ("2025-10-03T12:00:06Z", false),
+        ])
     func boundaryIsInclusive(instant: String, active: Bool) throws {
         let snapshot = try SubscriberDocument.monthlyPro().snapshot(at: instant)
         #expect(snapshot["pro"]?.isActive == active)
@@ -23,22 +25,28 @@ struct ActivityTests {
 
     @Test("no expiry means active at any instant")
     func nullExpiryIsActive() throws {
-        let document = SubscriberDocument.monthlyPro(subscription: ["\"expires_date\": null"], entitlement: ["\"expires_date\": null"])
+        let document = SubscriberDocument.monthlyPro(
+            subscription: ["\"expires_date\": null"], entitlement: ["\"expires_date\": null"])
         #expect(try document.snapshot(at: "2099-01-01T00:00:00Z")["pro"]?.isActive == true)
     }
 
-    @Test("the entitlement's expiry decides, not the subscription's", arguments: [
-        // (entitlement expires, subscription expires, active at 2025-09-15T10:00:00Z)
-        ("2026-03-01T00:00:00Z", "2025-09-01T00:00:00Z", true),
-        ("2025-09-01T00:00:00Z", "2026-03-01T00:00:00Z", false),
-    ])
+    @Test(
+        "the entitlement's expiry decides, not the subscription's",
+        arguments: [
+            // (entitlement expires, subscription expires, active at 2025-09-15T10:00:00Z)
+            ("2026-03-01T00:00:00Z", "2025-09-01T00:00:00Z", true),
+            ("2025-09-01T00:00:00Z", "2026-03-01T00:00:00Z", false),
+        ])
     func entitlementExpiryDecides(entitlementExpiry: String, subscriptionExpiry: String, active: Bool) throws {
-        let document = SubscriberDocument.monthlyPro(subscription: ["\"expires_date\": \"\(subscriptionExpiry)\""],
-                                                     entitlement: ["\"expires_date\": \"\(entitlementExpiry)\""])
+        let document = SubscriberDocument.monthlyPro(
+            subscription: ["\"expires_date\": \"\(subscriptionExpiry)\""],
+            entitlement: ["\"expires_date\": \"\(entitlementExpiry)\""])
         let pro = try #require(try document.snapshot()["pro"])
         #expect(pro.isActive == active)
         #expect(pro.expirationDate == (try date(entitlementExpiry)))
-        #expect(pro.transactions.first?.expirationDate == (try date(subscriptionExpiry)), "the transaction keeps the subscription's period end")
+        #expect(
+            pro.transactions.first?.expirationDate == (try date(subscriptionExpiry)),
+            "the transaction keeps the subscription's period end")
     }
 
     @Test("access is judged at the given instant, not at request_date")

@@ -44,14 +44,20 @@ struct CustomerInfoTests {
     @Test("all purchased product ids: every subscription key and every product bought once")
     func allPurchasedProductIds() throws {
         let info = try Self.mixedCustomer().customerInfo()
-        #expect(info.allPurchasedProductIds == ["com.acme.pro.monthly", "gold:monthly", "com.acme.pro.yearly", "rc_promo_pro_lifetime", "com.acme.lifetime"])
+        #expect(
+            info.allPurchasedProductIds == [
+                "com.acme.pro.monthly", "gold:monthly", "com.acme.pro.yearly", "rc_promo_pro_lifetime",
+                "com.acme.lifetime",
+            ])
     }
 
     @Test("latest expiration date: the furthest subscription expiry, one-time purchases ignored")
     func latestExpirationDate() throws {
         #expect(try Self.mixedCustomer().customerInfo().latestExpirationDate == (try date("2025-10-08T11:00:00Z")))
         var oneTimeOnly = SubscriberDocument()
-        oneTimeOnly.nonSubscriptions["com.acme.lifetime"] = [SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "t")]
+        oneTimeOnly.nonSubscriptions["com.acme.lifetime"] = [
+            SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "t")
+        ]
         #expect(try oneTimeOnly.customerInfo().latestExpirationDate == nil)
     }
 
@@ -78,8 +84,12 @@ struct CustomerInfoTests {
     @Test("a key collision: the newer purchase date wins")
     func collisionNewerWins() throws {
         var document = SubscriberDocument()
-        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"monthly\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\""])
-        document.subscriptions["pro:monthly"] = SubscriberDocument.subscriptionMembers(["\"purchase_date\": \"2025-09-02T00:00:00Z\""])
+        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"monthly\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+        ])
+        document.subscriptions["pro:monthly"] = SubscriberDocument.subscriptionMembers([
+            "\"purchase_date\": \"2025-09-02T00:00:00Z\""
+        ])
         let info = try document.customerInfo()
         #expect(info.purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-02T00:00:00Z")))
         #expect(info.purchaseDate(forProduct: "pro") == nil)
@@ -89,10 +99,12 @@ struct CustomerInfoTests {
     func collisionRawKeyWins() throws {
         var document = SubscriberDocument()
         document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers([
-            "\"product_plan_identifier\": \"monthly\"", "\"expires_date\": \"2025-10-01T00:00:00Z\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+            "\"product_plan_identifier\": \"monthly\"", "\"expires_date\": \"2025-10-01T00:00:00Z\"",
+            "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
         ])
         document.subscriptions["pro:monthly"] = SubscriberDocument.subscriptionMembers([
-            "\"expires_date\": \"2025-10-01T00:00:00Z\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"", "\"store\": \"stripe\"",
+            "\"expires_date\": \"2025-10-01T00:00:00Z\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+            "\"store\": \"stripe\"",
         ])
         let info = try document.customerInfo()
         #expect(info.purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-01T00:00:00Z")))
@@ -103,29 +115,47 @@ struct CustomerInfoTests {
     @Test("a key collision between a subscription and a one-time product: the later purchase wins")
     func collisionWithOneTimeProduct() throws {
         var document = SubscriberDocument()
-        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"monthly\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\""])
-        document.nonSubscriptions["pro:monthly"] = [SubscriberDocument.oneTimeMembers(date: "2025-09-05T00:00:00Z", transactionId: "t")]
-        #expect(try document.customerInfo().purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-05T00:00:00Z")))
+        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"monthly\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+        ])
+        document.nonSubscriptions["pro:monthly"] = [
+            SubscriberDocument.oneTimeMembers(date: "2025-09-05T00:00:00Z", transactionId: "t")
+        ]
+        #expect(
+            try document.customerInfo().purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-05T00:00:00Z")))
     }
 
     @Test("expiry collisions prefer a date over none, then the later date")
     func expiryCollision() throws {
         var document = SubscriberDocument()
-        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"monthly\"", "\"expires_date\": null"])
-        document.subscriptions["pro:monthly"] = SubscriberDocument.subscriptionMembers(["\"expires_date\": \"2025-01-01T00:00:00Z\""])
+        document.subscriptions["pro"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"monthly\"", "\"expires_date\": null",
+        ])
+        document.subscriptions["pro:monthly"] = SubscriberDocument.subscriptionMembers([
+            "\"expires_date\": \"2025-01-01T00:00:00Z\""
+        ])
         let info = try document.customerInfo()
         #expect(info.expirationDate(forProduct: "pro:monthly") == (try date("2025-01-01T00:00:00Z")))
-        #expect(info.activeSubscriptions.isEmpty, "the dated, expired purchase decides; no expiry does not win a collision")
+        #expect(
+            info.activeSubscriptions.isEmpty, "the dated, expired purchase decides; no expiry does not win a collision")
     }
 
     @Test("collision resolution does not depend on document order")
     func collisionIsDeterministic() throws {
         // Neither key is the product's own id and dates tie: the smaller product id wins.
         var document = SubscriberDocument()
-        document.subscriptions["a"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"b:c\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"", "\"expires_date\": \"2025-10-01T00:00:00Z\""])
-        document.subscriptions["a:b"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"c\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"", "\"expires_date\": \"2025-11-01T00:00:00Z\""])
+        document.subscriptions["a"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"b:c\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+            "\"expires_date\": \"2025-10-01T00:00:00Z\"",
+        ])
+        document.subscriptions["a:b"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"c\"", "\"purchase_date\": \"2025-09-01T00:00:00Z\"",
+            "\"expires_date\": \"2025-11-01T00:00:00Z\"",
+        ])
         let info = try document.customerInfo()
-        #expect(info.expirationDate(forProduct: "a:b:c") == (try date("2025-11-01T00:00:00Z")), "the later expiry wins first")
+        #expect(
+            info.expirationDate(forProduct: "a:b:c") == (try date("2025-11-01T00:00:00Z")),
+            "the later expiry wins first")
         #expect(info.purchaseDate(forProduct: "a:b:c") == (try date("2025-09-01T00:00:00Z")))
     }
 

@@ -42,13 +42,18 @@ struct DocumentReadingTests {
     func toleratesUnknownMembers() throws {
         // Members the mapping does not use are not read, whatever their type: the entitlement's own
         // `product_plan_identifier` (the plan comes from the joined purchase) included.
-        var document = SubscriberDocument.monthlyPro(subscription: ["\"metadata\": {\"k\": \"v\"}", "\"price\": {\"amount\": 1}"],
-                                                     entitlement: ["\"future_data\": [1, 2]", "\"product_plan_identifier\": 1"])
+        var document = SubscriberDocument.monthlyPro(
+            subscription: ["\"metadata\": {\"k\": \"v\"}", "\"price\": {\"amount\": 1}"],
+            entitlement: ["\"future_data\": [1, 2]", "\"product_plan_identifier\": 1"])
         document.rootMembers = ["\"schema_version\": \"99\"", "\"future_data\": {}"]
-        document.subscriberMembers += ["\"other_purchases\": {\"x\": {\"purchase_date\": \"not a date\"}}", "\"subscriber_attributes\": 7"]
+        document.subscriberMembers += [
+            "\"other_purchases\": {\"x\": {\"purchase_date\": \"not a date\"}}", "\"subscriber_attributes\": 7",
+        ]
         #expect(try document.snapshot().activeEntitlementIds == ["pro"])
 
-        let minimal = Data(#"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z"}}"#.utf8)
+        let minimal = Data(
+            #"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z"}}"#
+                .utf8)
         let snapshot = try RevenueCatAdapter().snapshot(from: minimal, at: try date("2025-09-15T10:00:00Z"))
         #expect(snapshot.entitlements.isEmpty)
         #expect(snapshot.nonSubscriptionTransactions.isEmpty)
@@ -57,20 +62,27 @@ struct DocumentReadingTests {
 
     @Test("null subscriptions, non_subscriptions and entitlements read as empty")
     func nullCollections() throws {
-        let body = #"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z", "subscriptions": null, "non_subscriptions": null, "entitlements": null}}"#
-        #expect(try RevenueCatAdapter().snapshot(from: Data(body.utf8), at: try date("2025-09-15T10:00:00Z")).entitlements.isEmpty)
+        let body =
+            #"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z", "subscriptions": null, "non_subscriptions": null, "entitlements": null}}"#
+        #expect(
+            try RevenueCatAdapter().snapshot(from: Data(body.utf8), at: try date("2025-09-15T10:00:00Z")).entitlements
+                .isEmpty)
     }
 
     // MARK: Tolerant fields
 
-    @Test("management_url: anything but an absolute URL with a host reads as nil", arguments: [
-        ("\"https://apps.apple.com/account/subscriptions\"", "https://apps.apple.com/account/subscriptions"),
-        ("\"https://play.google.com/store/account/subscriptions?sku=acme_pro&package=com.acme\"",
-         "https://play.google.com/store/account/subscriptions?sku=acme_pro&package=com.acme"),
-        ("\"\"", nil), ("true", nil), ("3", nil), ("{}", nil), ("null", nil), ("\"not a url\"", nil),
-        ("\"/account/subscriptions\"", nil), ("\"mailto:billing@example.com\"", nil), ("\"https://\"", nil),
-        ("\"https://apps.apple.com/account subscriptions\"", nil),
-    ] as [(String, String?)])
+    @Test(
+        "management_url: anything but an absolute URL with a host reads as nil",
+        arguments: [
+            ("\"https://apps.apple.com/account/subscriptions\"", "https://apps.apple.com/account/subscriptions"),
+            (
+                "\"https://play.google.com/store/account/subscriptions?sku=acme_pro&package=com.acme\"",
+                "https://play.google.com/store/account/subscriptions?sku=acme_pro&package=com.acme"
+            ),
+            ("\"\"", nil), ("true", nil), ("3", nil), ("{}", nil), ("null", nil), ("\"not a url\"", nil),
+            ("\"/account/subscriptions\"", nil), ("\"mailto:billing@example.com\"", nil), ("\"https://\"", nil),
+            ("\"https://apps.apple.com/account subscriptions\"", nil),
+        ] as [(String, String?)])
     func managementURL(value: String, expected: String?) throws {
         var document = SubscriberDocument.monthlyPro()
         document.subscriberMembers.append("\"management_url\": \(value)")
@@ -81,7 +93,9 @@ struct DocumentReadingTests {
 
     @Test("store, period_type and ownership_type of any JSON type never fail the document")
     func tolerantEnumFields() throws {
-        let document = SubscriberDocument.monthlyPro(subscription: ["\"store\": {\"name\": \"app_store\"}", "\"period_type\": [1]", "\"ownership_type\": false"])
+        let document = SubscriberDocument.monthlyPro(subscription: [
+            "\"store\": {\"name\": \"app_store\"}", "\"period_type\": [1]", "\"ownership_type\": false",
+        ])
         let pro = try #require(try document.snapshot()["pro"])
         #expect(pro.store == .unknown)
         #expect(pro.storeRaw == nil)
@@ -105,80 +119,166 @@ struct DocumentReadingTests {
         func subscription(_ members: [String]) -> SubscriberDocument { .monthlyPro(subscription: members) }
         func entitlement(_ members: [String]) -> SubscriberDocument { .monthlyPro(entitlement: members) }
         var list: [Refusal] = [
-            Refusal(name: "request_date is a number", document: { var d = SubscriberDocument.monthlyPro(); d.requestDate = "1757930400000"; return d }(),
-                    kind: .wrongType, path: "request_date"),
-            Refusal(name: "request_date is null", document: { var d = SubscriberDocument.monthlyPro(); d.requestDate = "null"; return d }(),
-                    kind: .missingField, path: "request_date"),
-            Refusal(name: "request_date has no time zone", document: { var d = SubscriberDocument.monthlyPro(); d.requestDate = "\"2025-09-15T10:00:00\""; return d }(),
-                    kind: .invalidValue, path: "request_date"),
-            Refusal(name: "original_app_user_id is a number",
-                    document: { var d = SubscriberDocument.monthlyPro(); d.subscriberMembers[0] = "\"original_app_user_id\": 48213"; return d }(),
-                    kind: .wrongType, path: "subscriber.original_app_user_id"),
-            Refusal(name: "first_seen is malformed",
-                    document: { var d = SubscriberDocument.monthlyPro(); d.subscriberMembers[1] = "\"first_seen\": \"yesterday\""; return d }(),
-                    kind: .invalidValue, path: "subscriber.first_seen"),
-            Refusal(name: "original_application_version is a number",
-                    document: { var d = SubscriberDocument.monthlyPro(); d.subscriberMembers.append("\"original_application_version\": 1.4"); return d }(),
-                    kind: .wrongType, path: "subscriber.original_application_version"),
-            Refusal(name: "subscriber-level original_purchase_date is malformed",
-                    document: { var d = SubscriberDocument.monthlyPro(); d.subscriberMembers.append("\"original_purchase_date\": \"2025-13-01T00:00:00Z\""); return d }(),
-                    kind: .invalidValue, path: "subscriber.original_purchase_date"),
-            Refusal(name: "entitlements is an array",
-                    document: { var d = SubscriberDocument(); d.subscriberMembers.append("\"entitlements\": []"); return d }(),
-                    kind: .wrongType, path: "subscriber.entitlements"),
-            Refusal(name: "entitlement purchase_date is malformed", document: entitlement(["\"purchase_date\": \"2025-09-03\""]),
-                    kind: .invalidValue, path: "subscriber.entitlements.pro.purchase_date"),
-            Refusal(name: "entitlement expires_date is a boolean", document: entitlement(["\"expires_date\": false"]),
-                    kind: .wrongType, path: "subscriber.entitlements.pro.expires_date"),
-            Refusal(name: "entitlement product_identifier is a number", document: entitlement(["\"product_identifier\": 12"]),
-                    kind: .wrongType, path: "subscriber.entitlements.pro.product_identifier"),
-            Refusal(name: "entitlement grace_period_expires_date is malformed", document: entitlement(["\"grace_period_expires_date\": \"soon\""]),
-                    kind: .invalidValue, path: "subscriber.entitlements.pro.grace_period_expires_date"),
-            Refusal(name: "subscription expires_date is an array", document: subscription(["\"expires_date\": []"]),
-                    kind: .wrongType, path: product + ".expires_date"),
-            Refusal(name: "subscription purchase_date is null", document: subscription(["\"purchase_date\": null"]),
-                    kind: .missingField, path: product + ".purchase_date"),
-            Refusal(name: "subscription original_purchase_date is malformed", document: subscription(["\"original_purchase_date\": \"2025-04-31T12:00:05Z\""]),
-                    kind: .invalidValue, path: product + ".original_purchase_date"),
-            Refusal(name: "subscription billing_issues_detected_at is malformed", document: subscription(["\"billing_issues_detected_at\": \"2025/09/03\""]),
-                    kind: .invalidValue, path: product + ".billing_issues_detected_at"),
-            Refusal(name: "subscription unsubscribe_detected_at is a number", document: subscription(["\"unsubscribe_detected_at\": 1757930400"]),
-                    kind: .wrongType, path: product + ".unsubscribe_detected_at"),
-            Refusal(name: "subscription refunded_at is malformed", document: subscription(["\"refunded_at\": \"\""]),
-                    kind: .invalidValue, path: product + ".refunded_at"),
-            Refusal(name: "subscription is_sandbox is a number", document: subscription(["\"is_sandbox\": 0"]),
-                    kind: .wrongType, path: product + ".is_sandbox"),
-            Refusal(name: "subscription store_transaction_id is a number", document: subscription(["\"store_transaction_id\": 1000000123456789"]),
-                    kind: .wrongType, path: product + ".store_transaction_id"),
-            Refusal(name: "subscription product_plan_identifier is an object", document: subscription(["\"product_plan_identifier\": {}"]),
-                    kind: .wrongType, path: product + ".product_plan_identifier"),
+            Refusal(
+                name: "request_date is a number",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.requestDate = "1757930400000"
+                    return d
+                }(),
+                kind: .wrongType, path: "request_date"),
+            Refusal(
+                name: "request_date is null",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.requestDate = "null"
+                    return d
+                }(),
+                kind: .missingField, path: "request_date"),
+            Refusal(
+                name: "request_date has no time zone",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.requestDate = "\"2025-09-15T10:00:00\""
+                    return d
+                }(),
+                kind: .invalidValue, path: "request_date"),
+            Refusal(
+                name: "original_app_user_id is a number",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.subscriberMembers[0] = "\"original_app_user_id\": 48213"
+                    return d
+                }(),
+                kind: .wrongType, path: "subscriber.original_app_user_id"),
+            Refusal(
+                name: "first_seen is malformed",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.subscriberMembers[1] = "\"first_seen\": \"yesterday\""
+                    return d
+                }(),
+                kind: .invalidValue, path: "subscriber.first_seen"),
+            Refusal(
+                name: "original_application_version is a number",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.subscriberMembers.append("\"original_application_version\": 1.4")
+                    return d
+                }(),
+                kind: .wrongType, path: "subscriber.original_application_version"),
+            Refusal(
+                name: "subscriber-level original_purchase_date is malformed",
+                document: {
+                    var d = SubscriberDocument.monthlyPro()
+                    d.subscriberMembers.append("\"original_purchase_date\": \"2025-13-01T00:00:00Z\"")
+                    return d
+                }(),
+                kind: .invalidValue, path: "subscriber.original_purchase_date"),
+            Refusal(
+                name: "entitlements is an array",
+                document: {
+                    var d = SubscriberDocument()
+                    d.subscriberMembers.append("\"entitlements\": []")
+                    return d
+                }(),
+                kind: .wrongType, path: "subscriber.entitlements"),
+            Refusal(
+                name: "entitlement purchase_date is malformed",
+                document: entitlement(["\"purchase_date\": \"2025-09-03\""]),
+                kind: .invalidValue, path: "subscriber.entitlements.pro.purchase_date"),
+            Refusal(
+                name: "entitlement expires_date is a boolean", document: entitlement(["\"expires_date\": false"]),
+                kind: .wrongType, path: "subscriber.entitlements.pro.expires_date"),
+            Refusal(
+                name: "entitlement product_identifier is a number",
+                document: entitlement(["\"product_identifier\": 12"]),
+                kind: .wrongType, path: "subscriber.entitlements.pro.product_identifier"),
+            Refusal(
+                name: "entitlement grace_period_expires_date is malformed",
+                document: entitlement(["\"grace_period_expires_date\": \"soon\""]),
+                kind: .invalidValue, path: "subscriber.entitlements.pro.grace_period_expires_date"),
+            Refusal(
+                name: "subscription expires_date is an array", document: subscription(["\"expires_date\": []"]),
+                kind: .wrongType, path: product + ".expires_date"),
+            Refusal(
+                name: "subscription purchase_date is null", document: subscription(["\"purchase_date\": null"]),
+                kind: .missingField, path: product + ".purchase_date"),
+            Refusal(
+                name: "subscription original_purchase_date is malformed",
+                document: subscription(["\"original_purchase_date\": \"2025-04-31T12:00:05Z\""]),
+                kind: .invalidValue, path: product + ".original_purchase_date"),
+            Refusal(
+                name: "subscription billing_issues_detected_at is malformed",
+                document: subscription(["\"billing_issues_detected_at\": \"2025/09/03\""]),
+                kind: .invalidValue, path: product + ".billing_issues_detected_at"),
+            Refusal(
+                name: "subscription unsubscribe_detected_at is a number",
+                document: subscription(["\"unsubscribe_detected_at\": 1757930400"]),
+                kind: .wrongType, path: product + ".unsubscribe_detected_at"),
+            Refusal(
+                name: "subscription refunded_at is malformed", document: subscription(["\"refunded_at\": \"\""]),
+                kind: .invalidValue, path: product + ".refunded_at"),
+            Refusal(
+                name: "subscription is_sandbox is a number", document: subscription(["\"is_sandbox\": 0"]),
+                kind: .wrongType, path: product + ".is_sandbox"),
+            Refusal(
+                name: "subscription store_transaction_id is a number",
+                document: subscription(["\"store_transaction_id\": 1000000123456789"]),
+                kind: .wrongType, path: product + ".store_transaction_id"),
+            Refusal(
+                name: "subscription product_plan_identifier is an object",
+                document: subscription(["\"product_plan_identifier\": {}"]),
+                kind: .wrongType, path: product + ".product_plan_identifier"),
         ]
         var unusedSubscription = SubscriberDocument.monthlyPro()
-        unusedSubscription.subscriptions["com.acme.old"] = SubscriberDocument.subscriptionMembers(["\"expires_date\": \"never\""])
-        list.append(Refusal(name: "a subscription no entitlement uses still has to be well formed", document: unusedSubscription,
-                            kind: .invalidValue, path: "subscriber.subscriptions[\"com.acme.old\"].expires_date"))
+        unusedSubscription.subscriptions["com.acme.old"] = SubscriberDocument.subscriptionMembers([
+            "\"expires_date\": \"never\""
+        ])
+        list.append(
+            Refusal(
+                name: "a subscription no entitlement uses still has to be well formed", document: unusedSubscription,
+                kind: .invalidValue, path: "subscriber.subscriptions[\"com.acme.old\"].expires_date"))
         var orphan = SubscriberDocument.monthlyPro()
-        orphan.entitlements["legacy"] = SubscriberDocument.entitlementMembers(product: "com.acme.gone", ["\"expires_date\": \"never\""])
-        list.append(Refusal(name: "an orphan entitlement's malformed date fails the document", document: orphan,
-                            kind: .invalidValue, path: "subscriber.entitlements.legacy.expires_date"))
+        orphan.entitlements["legacy"] = SubscriberDocument.entitlementMembers(
+            product: "com.acme.gone", ["\"expires_date\": \"never\""])
+        list.append(
+            Refusal(
+                name: "an orphan entitlement's malformed date fails the document", document: orphan,
+                kind: .invalidValue, path: "subscriber.entitlements.legacy.expires_date"))
         var subscriptionArray = SubscriberDocument.monthlyPro()
         subscriptionArray.subscriberMembers.append("\"subscriptions\": []")
-        list.append(Refusal(name: "subscriptions is an array", document: subscriptionArray, kind: .wrongType, path: "subscriber.subscriptions"))
+        list.append(
+            Refusal(
+                name: "subscriptions is an array", document: subscriptionArray, kind: .wrongType,
+                path: "subscriber.subscriptions"))
         var oneTime = SubscriberDocument()
-        oneTime.nonSubscriptions["com.acme.lifetime"] = [SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "t", ["\"is_sandbox\": null"])]
-        list.append(Refusal(name: "one-time is_sandbox is null", document: oneTime, kind: .missingField,
-                            path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][0].is_sandbox"))
+        oneTime.nonSubscriptions["com.acme.lifetime"] = [
+            SubscriberDocument.oneTimeMembers(
+                date: "2025-05-18T14:03:09Z", transactionId: "t", ["\"is_sandbox\": null"])
+        ]
+        list.append(
+            Refusal(
+                name: "one-time is_sandbox is null", document: oneTime, kind: .missingField,
+                path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][0].is_sandbox"))
         var oneTimeDate = SubscriberDocument()
         oneTimeDate.nonSubscriptions["com.acme.lifetime"] = [
             SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "t1"),
-            removing("purchase_date", from: SubscriberDocument.oneTimeMembers(date: "2025-06-18T14:03:09Z", transactionId: "t2")),
+            removing(
+                "purchase_date",
+                from: SubscriberDocument.oneTimeMembers(date: "2025-06-18T14:03:09Z", transactionId: "t2")),
         ]
-        list.append(Refusal(name: "one-time purchase without purchase_date", document: oneTimeDate, kind: .missingField,
-                            path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][1].purchase_date"))
+        list.append(
+            Refusal(
+                name: "one-time purchase without purchase_date", document: oneTimeDate, kind: .missingField,
+                path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][1].purchase_date"))
         var oneTimeElement = SubscriberDocument()
-        oneTimeElement.subscriberMembers.append("\"non_subscriptions\": {\"com.acme.lifetime\": [\"1000000234567890\"]}")
-        list.append(Refusal(name: "one-time purchase that is not an object", document: oneTimeElement, kind: .wrongType,
-                            path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][0]"))
+        oneTimeElement.subscriberMembers.append(
+            "\"non_subscriptions\": {\"com.acme.lifetime\": [\"1000000234567890\"]}")
+        list.append(
+            Refusal(
+                name: "one-time purchase that is not an object", document: oneTimeElement, kind: .wrongType,
+                path: "subscriber.non_subscriptions[\"com.acme.lifetime\"][0]"))
         return list
     }()
 
@@ -197,8 +297,10 @@ struct DocumentReadingTests {
 
     @Test("the error names the path and quotes the value")
     func errorMessage() throws {
-        let error = try #require(SubscriberDocument.monthlyPro(entitlement: ["\"expires_date\": \"next tuesday\""]).failure())
-        #expect(error.description == #"subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date"#)
+        let error = try #require(
+            SubscriberDocument.monthlyPro(entitlement: ["\"expires_date\": \"next tuesday\""]).failure())
+        #expect(
+            error.description == #"subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date"#)
     }
 
     @Test("the document root must be an object")
@@ -226,7 +328,9 @@ struct DocumentReadingTests {
     func deterministicError() throws {
         var document = SubscriberDocument()
         for index in 0..<12 {
-            document.subscriptions["com.acme.p\(index)"] = SubscriberDocument.subscriptionMembers(["\"expires_date\": \"bad \(index)\""])
+            document.subscriptions["com.acme.p\(index)"] = SubscriberDocument.subscriptionMembers([
+                "\"expires_date\": \"bad \(index)\""
+            ])
         }
         let paths = Set((0..<5).compactMap { _ in document.failure()?.path.description })
         #expect(paths == ["subscriber.subscriptions[\"com.acme.p0\"].expires_date"])

@@ -15,7 +15,8 @@ struct FixtureScenarioTests {
         let names = Set(try FixtureCatalog.scenarios(provider: "revenuecat").map(\.name))
         let required = [
             "active-monthly", "expired", "lifetime-non-subscription", "promotional-grant", "trial", "intro", "prepaid",
-            "billing-issue-in-grace", "billing-issue-after-grace", "unsubscribed-paid-through", "family-shared", "sandbox",
+            "billing-issue-in-grace", "billing-issue-after-grace", "unsubscribed-paid-through", "family-shared",
+            "sandbox",
             "google-base-plan", "unknown-raw-values", "refunded", "one-product-two-entitlements", "orphan-entitlement",
             "at-expiry-boundary", "legacy-purchaserinfo", "cached-customerinfo", "several-non-subscription-purchases",
         ]

@@ -21,10 +21,12 @@ struct JoinTests {
     func joinsLastOneTimePurchase() throws {
         var document = SubscriberDocument()
         document.nonSubscriptions["com.acme.lifetime"] = [
-            SubscriberDocument.oneTimeMembers(date: "2025-02-01T10:00:00Z", transactionId: "1000000000000001", ["\"store\": \"play_store\""]),
+            SubscriberDocument.oneTimeMembers(
+                date: "2025-02-01T10:00:00Z", transactionId: "1000000000000001", ["\"store\": \"play_store\""]),
             SubscriberDocument.oneTimeMembers(date: "2025-05-01T10:00:00Z", transactionId: "1000000000000002"),
         ]
-        document.entitlements["lifetime"] = SubscriberDocument.entitlementMembers(product: "com.acme.lifetime", ["\"expires_date\": null"])
+        document.entitlements["lifetime"] = SubscriberDocument.entitlementMembers(
+            product: "com.acme.lifetime", ["\"expires_date\": null"])
         let lifetime = try #require(try document.snapshot()["lifetime"])
         #expect(lifetime.store == .appStore)
         #expect(lifetime.originalPurchaseDate == (try date("2025-05-01T10:00:00Z")))
@@ -36,7 +38,8 @@ struct JoinTests {
     func oneTimePurchaseWinsCollision() throws {
         var document = SubscriberDocument.monthlyPro(subscription: ["\"period_type\": \"trial\""])
         document.nonSubscriptions["com.acme.pro.monthly"] = [
-            SubscriberDocument.oneTimeMembers(date: "2025-08-20T12:00:00Z", transactionId: "pi_3PqR8sT2uV4wX6yZ", ["\"store\": \"stripe\""])
+            SubscriberDocument.oneTimeMembers(
+                date: "2025-08-20T12:00:00Z", transactionId: "pi_3PqR8sT2uV4wX6yZ", ["\"store\": \"stripe\""])
         ]
         let pro = try #require(try document.snapshot()["pro"])
         #expect(pro.store == .stripe)
@@ -58,7 +61,9 @@ struct JoinTests {
     @Test("the join uses the bare product id; the Google base plan only fills productPlanId")
     func joinsOnBareProductId() throws {
         var document = SubscriberDocument()
-        document.subscriptions["acme_pro"] = SubscriberDocument.subscriptionMembers(["\"product_plan_identifier\": \"monthly\"", "\"store\": \"play_store\""])
+        document.subscriptions["acme_pro"] = SubscriberDocument.subscriptionMembers([
+            "\"product_plan_identifier\": \"monthly\"", "\"store\": \"play_store\"",
+        ])
         document.entitlements["pro"] = SubscriberDocument.entitlementMembers(product: "acme_pro")
         document.entitlements["pro_colon"] = SubscriberDocument.entitlementMembers(product: "acme_pro:monthly")
         let snapshot = try document.snapshot()
@@ -69,18 +74,23 @@ struct JoinTests {
 
     @Test("the plan id comes from the joined purchase only, as the spec's purchase fields do")
     func planIdFromJoinedPurchase() throws {
-        let both = SubscriberDocument.monthlyPro(subscription: ["\"product_plan_identifier\": \"monthly\""],
-                                                 entitlement: ["\"product_plan_identifier\": \"monthly-legacy\""])
+        let both = SubscriberDocument.monthlyPro(
+            subscription: ["\"product_plan_identifier\": \"monthly\""],
+            entitlement: ["\"product_plan_identifier\": \"monthly-legacy\""])
         #expect(try both.snapshot()["pro"]?.productPlanId == "monthly")
-        let entitlementOnly = SubscriberDocument.monthlyPro(entitlement: ["\"product_plan_identifier\": \"monthly-legacy\""])
+        let entitlementOnly = SubscriberDocument.monthlyPro(entitlement: [
+            "\"product_plan_identifier\": \"monthly-legacy\""
+        ])
         #expect(try entitlementOnly.snapshot()["pro"]?.productPlanId == nil)
     }
 
     @Test("an entitlement whose product is in neither map is left out, even with a future expiry")
     func orphanIsDropped() throws {
         var document = SubscriberDocument.monthlyPro()
-        document.entitlements["beta"] = SubscriberDocument.entitlementMembers(product: "com.acme.beta", ["\"expires_date\": \"2030-01-01T00:00:00Z\""])
-        document.entitlements["legacy"] = SubscriberDocument.entitlementMembers(product: "com.acme.legacy", ["\"expires_date\": null"])
+        document.entitlements["beta"] = SubscriberDocument.entitlementMembers(
+            product: "com.acme.beta", ["\"expires_date\": \"2030-01-01T00:00:00Z\""])
+        document.entitlements["legacy"] = SubscriberDocument.entitlementMembers(
+            product: "com.acme.legacy", ["\"expires_date\": null"])
         document.entitlements["unnamed"] = SubscriberDocument.entitlementMembers(product: "")
         let snapshot = try document.snapshot()
         #expect(snapshot.entitlements.keys.sorted() == ["pro"])

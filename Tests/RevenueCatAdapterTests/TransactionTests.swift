@@ -6,18 +6,21 @@ import Testing
 /// The transaction synthesized per entitlement, and the flattened one-time purchases.
 @Suite("Transactions")
 struct TransactionTests {
-    @Test("the synthesized transaction's type", arguments: [
-        // (period, purchase date, original purchase date, expected type)
-        ("trial", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", TransactionType.trialStarted),
-        ("intro", "2025-09-03T12:00:05Z", "2025-08-27T12:00:05Z", .introStarted),
-        ("normal", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", .subscriptionStarted),
-        ("normal", "2025-09-03T12:00:05Z", "2025-04-03T12:00:05Z", .subscriptionRenewed),
-        ("prepaid", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", .subscriptionStarted),
-        ("NORMAL", "2025-09-03T12:00:05Z", "2025-04-03T12:00:05Z", .subscriptionRenewed),
-    ])
+    @Test(
+        "the synthesized transaction's type",
+        arguments: [
+            // (period, purchase date, original purchase date, expected type)
+            ("trial", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", TransactionType.trialStarted),
+            ("intro", "2025-09-03T12:00:05Z", "2025-08-27T12:00:05Z", .introStarted),
+            ("normal", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", .subscriptionStarted),
+            ("normal", "2025-09-03T12:00:05Z", "2025-04-03T12:00:05Z", .subscriptionRenewed),
+            ("prepaid", "2025-09-03T12:00:05Z", "2025-09-03T12:00:05Z", .subscriptionStarted),
+            ("NORMAL", "2025-09-03T12:00:05Z", "2025-04-03T12:00:05Z", .subscriptionRenewed),
+        ])
     func type(period: String, purchase: String, original: String, expected: TransactionType) throws {
         let document = SubscriberDocument.monthlyPro(subscription: [
-            "\"period_type\": \"\(period)\"", "\"purchase_date\": \"\(purchase)\"", "\"original_purchase_date\": \"\(original)\"",
+            "\"period_type\": \"\(period)\"", "\"purchase_date\": \"\(purchase)\"",
+            "\"original_purchase_date\": \"\(original)\"",
         ])
         #expect(try document.snapshot()["pro"]?.transactions.map(\.type) == [expected])
     }
@@ -25,7 +28,8 @@ struct TransactionTests {
     @Test("without an original purchase date a renewal cannot be told from a start")
     func unknownWithoutOriginal() throws {
         var document = SubscriberDocument.monthlyPro()
-        document.subscriptions["com.acme.pro.monthly"] = removing("original_purchase_date", from: SubscriberDocument.subscriptionMembers())
+        document.subscriptions["com.acme.pro.monthly"] = removing(
+            "original_purchase_date", from: SubscriberDocument.subscriptionMembers())
         let pro = try #require(try document.snapshot()["pro"])
         #expect(pro.transactions.map(\.type) == [.unknown])
         #expect(pro.transactions.first?.originalTransactionId == nil)
@@ -34,7 +38,9 @@ struct TransactionTests {
 
     @Test("the store transaction id is the original id only when the transaction opened the chain")
     func originalTransactionId() throws {
-        let started = SubscriberDocument.monthlyPro(subscription: ["\"original_purchase_date\": \"2025-09-03T12:00:05Z\""])
+        let started = SubscriberDocument.monthlyPro(subscription: [
+            "\"original_purchase_date\": \"2025-09-03T12:00:05Z\""
+        ])
         let startedTransaction = try #require(try started.snapshot()["pro"]?.transactions.first)
         #expect(startedTransaction.transactionId == "1000000123456789")
         #expect(startedTransaction.originalTransactionId == "1000000123456789")
@@ -46,7 +52,9 @@ struct TransactionTests {
 
     @Test("fields of the synthesized transaction")
     func fields() throws {
-        let transaction = try #require(try SubscriberDocument.monthlyPro(subscription: ["\"is_sandbox\": true"]).snapshot()["pro"]?.transactions.first)
+        let transaction = try #require(
+            try SubscriberDocument.monthlyPro(subscription: ["\"is_sandbox\": true"]).snapshot()["pro"]?.transactions
+                .first)
         #expect(transaction.productId == "com.acme.pro.monthly")
         #expect(transaction.transactionDate == (try date("2025-09-03T12:00:05Z")))
         #expect(transaction.expirationDate == (try date("2025-10-03T12:00:05Z")))
@@ -59,7 +67,9 @@ struct TransactionTests {
     func revenueCatIdIsNotATransactionId() throws {
         var document = SubscriberDocument()
         document.nonSubscriptions["com.acme.lifetime"] = [
-            removing("store_transaction_id", from: SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "x"))
+            removing(
+                "store_transaction_id",
+                from: SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "x"))
         ]
         let transaction = try #require(try document.snapshot().nonSubscriptionTransactions.first)
         #expect(transaction.transactionId == nil)
@@ -76,11 +86,16 @@ struct TransactionTests {
         ]
         document.nonSubscriptions["com.acme.credits"] = [
             SubscriberDocument.oneTimeMembers(date: "2025-08-15T18:30:00Z", transactionId: "c2"),
-            SubscriberDocument.oneTimeMembers(date: "2025-06-01T10:00:00Z", transactionId: "c1", ["\"is_sandbox\": true", "\"store\": \"play_store\""]),
+            SubscriberDocument.oneTimeMembers(
+                date: "2025-06-01T10:00:00Z", transactionId: "c1",
+                ["\"is_sandbox\": true", "\"store\": \"play_store\""]),
         ]
         let transactions = try document.snapshot().nonSubscriptionTransactions
         #expect(transactions.map(\.transactionId) == ["s1", "c1", "s2", "s3", "c2"])
-        #expect(transactions.allSatisfy { $0.type == .nonConsumablePurchase && $0.ownershipType == .purchased && $0.expirationDate == nil })
+        #expect(
+            transactions.allSatisfy {
+                $0.type == .nonConsumablePurchase && $0.ownershipType == .purchased && $0.expirationDate == nil
+            })
         #expect(transactions[1].environment == .sandbox)
         #expect(transactions[1].store == .playStore)
         #expect(transactions[1].productId == "com.acme.credits")

@@ -13,8 +13,9 @@ extension EntitlementSnapshot {
         entitlements.reserveCapacity(document.entitlements.count)
         for wire in document.entitlements {
             if let earlier = firstPathById[wire.id] {
-                throw DocumentError(kind: .inconsistent, path: wire.idPath, offending: .string(wire.id),
-                                    reason: "repeats the entitlement id at \(earlier); the response is ambiguous")
+                throw DocumentError(
+                    kind: .inconsistent, path: wire.idPath, offending: .string(wire.id),
+                    reason: "repeats the entitlement id at \(earlier); the response is ambiguous")
             }
             firstPathById[wire.id] = wire.idPath
             entitlements.append(Entitlement(qonversion: wire, at: instant))

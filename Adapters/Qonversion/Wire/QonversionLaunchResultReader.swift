@@ -10,8 +10,9 @@ enum QonversionLaunchResultReader {
     static func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
         try root.requireObject()
         if let success = try root.optional("success"), try success.bool() == false {
-            throw DocumentError(kind: .vendorError, path: success.path, offending: success.value,
-                                reason: "the server reports a failed request\(serverMessage(root))")
+            throw DocumentError(
+                kind: .vendorError, path: success.path, offending: success.value,
+                reason: "the server reports a failed request\(serverMessage(root))")
         }
         let data = try root.required("data")
         try data.requireObject()
@@ -33,7 +34,8 @@ enum QonversionLaunchResultReader {
         return QonversionWireDocument(
             userId: try data.optionalIdentifier("uid"),
             serverTime: try data.optionalEpochSeconds("timestamp"),
-            originalApplicationVersion: try data.optionalObject("apple_extra")?.optionalString("original_application_version"),
+            originalApplicationVersion: try data.optionalObject("apple_extra")?.optionalString(
+                "original_application_version"),
             entitlements: entitlements
         )
     }

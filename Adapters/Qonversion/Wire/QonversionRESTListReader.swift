@@ -26,14 +26,17 @@ struct QonversionRESTListReader {
     let refusesPartialLists: Bool
 
     static let v3 = QonversionRESTListReader(
-        activeKey: "active", startedKey: "started", expiresKey: "expires", dateEncoding: .epochSeconds, refusesPartialLists: false)
+        activeKey: "active", startedKey: "started", expiresKey: "expires", dateEncoding: .epochSeconds,
+        refusesPartialLists: false)
     static let v4 = QonversionRESTListReader(
-        activeKey: "is_active", startedKey: "started_at", expiresKey: "expires_at", dateEncoding: .rfc3339, refusesPartialLists: true)
+        activeKey: "is_active", startedKey: "started_at", expiresKey: "expires_at", dateEncoding: .rfc3339,
+        refusesPartialLists: true)
 
     func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
         try root.requireObject()
         if refusesPartialLists, let hasMore = try root.optional("has_more"), try hasMore.bool() {
-            throw hasMore.invalid("means this is one page of a longer list; a partial list cannot say what the customer holds")
+            throw hasMore.invalid(
+                "means this is one page of a longer list; a partial list cannot say what the customer holds")
         }
         var entitlements: [QonversionWireEntitlement] = []
         for item in try root.required("data").elements() {

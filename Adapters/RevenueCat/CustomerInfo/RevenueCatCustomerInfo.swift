@@ -35,9 +35,10 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
     /// Keys of the subscriptions that are active at ``evaluatedAt``: no expiry, or `evaluatedAt` at or
     /// before the expiry. One-time purchases are never listed.
     public var activeSubscriptions: Set<String> {
-        Set(expirationDates.datesByKey.compactMap { key, date in
-            Entitlement.isActive(expirationDate: date, vendorFlag: nil, at: evaluatedAt) ? key : nil
-        })
+        Set(
+            expirationDates.datesByKey.compactMap { key, date in
+                Entitlement.isActive(expirationDate: date, vendorFlag: nil, at: evaluatedAt) ? key : nil
+            })
     }
 
     /// Keys of every subscription, active or expired, and the ids of every product bought once.
@@ -63,13 +64,18 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
     init(response: RevenueCatResponse, snapshot: EntitlementSnapshot) {
         self.snapshot = snapshot
         let subscriptions = response.subscriber.subscriptions.values
-        expirationDates = ProductKeyedDates(subscriptions.map {
-            ProductKeyedDates.Entry(productId: $0.productId, planId: $0.productPlanIdentifier, date: $0.expiresDate, isSubscription: true)
-        })
-        purchaseDates = ProductKeyedDates(response.subscriber.purchasesByProductId.map { productId, purchase in
-            ProductKeyedDates.Entry(productId: productId, planId: purchase.subscription?.productPlanIdentifier,
-                                    date: purchase.purchaseDate, isSubscription: purchase.subscription != nil)
-        })
+        expirationDates = ProductKeyedDates(
+            subscriptions.map {
+                ProductKeyedDates.Entry(
+                    productId: $0.productId, planId: $0.productPlanIdentifier, date: $0.expiresDate,
+                    isSubscription: true)
+            })
+        purchaseDates = ProductKeyedDates(
+            response.subscriber.purchasesByProductId.map { productId, purchase in
+                ProductKeyedDates.Entry(
+                    productId: productId, planId: purchase.subscription?.productPlanIdentifier,
+                    date: purchase.purchaseDate, isSubscription: purchase.subscription != nil)
+            })
         oneTimeProductIds = Set(response.subscriber.nonSubscriptions.compactMap { $1.isEmpty ? nil : $0 })
         latestExpirationDate = subscriptions.compactMap(\.expiresDate).max()
     }

@@ -73,7 +73,9 @@ extension RevenueCatSubscriber {
     var nonSubscriptionPurchasesOldestFirst: [RevenueCatNonSubscription] {
         nonSubscriptions.values.joined().sorted { first, second in
             if first.purchaseDate != second.purchaseDate { return first.purchaseDate < second.purchaseDate }
-            if first.productId != second.productId { return first.productId.utf8.lexicographicallyPrecedes(second.productId.utf8) }
+            if first.productId != second.productId {
+                return first.productId.utf8.lexicographicallyPrecedes(second.productId.utf8)
+            }
             return first.index < second.index
         }
     }

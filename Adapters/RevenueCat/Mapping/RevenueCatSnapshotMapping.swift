@@ -26,7 +26,8 @@ extension RevenueCatResponse {
             originalApplicationVersion: subscriber.originalApplicationVersion,
             originalPurchaseDate: subscriber.originalPurchaseDate,
             entitlements: entitlements,
-            nonSubscriptionTransactions: subscriber.nonSubscriptionPurchasesOldestFirst.map(Transaction.init(revenueCatOneTime:))
+            nonSubscriptionTransactions: subscriber.nonSubscriptionPurchasesOldestFirst.map(
+                Transaction.init(revenueCatOneTime:))
         )
     }
 }
@@ -48,7 +49,8 @@ extension Entitlement {
             id: record.id,
             productId: record.productIdentifier,
             productPlanId: subscription?.productPlanIdentifier,
-            renewState: .revenueCat(expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
+            renewState: .revenueCat(
+                expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
             periodType: periodType,
             store: store,
             storeRaw: purchase.store.text,
@@ -64,8 +66,9 @@ extension Entitlement {
             billingIssueDetectedAt: subscription?.billingIssuesDetectedAt,
             refundedAt: subscription?.refundedAt,
             transactions: [
-                Transaction(revenueCatJoined: purchase, productId: record.productIdentifier, periodType: periodType,
-                            store: store, ownershipType: ownershipType)
+                Transaction(
+                    revenueCatJoined: purchase, productId: record.productIdentifier, periodType: periodType,
+                    store: store, ownershipType: ownershipType)
             ],
             vendorFlag: nil,
             at: instant
@@ -77,8 +80,12 @@ extension RenewState {
     /// The unified RevenueCat rule: no expiration date, a one-time purchase, a `promotional` store or a
     /// `prepaid` period → `nonRenewable`; else a billing issue → `billingIssue`; else an unsubscribe →
     /// `cancelled`; else `willRenew`. The expiration date is the entitlement's, the one the snapshot shows.
-    static func revenueCat(expirationDate: Date?, purchase: RevenueCatPurchase, store: Store, periodType: PeriodType) -> RenewState {
-        guard let subscription = purchase.subscription, expirationDate != nil, store != .promotional, periodType != .prepaid else {
+    static func revenueCat(expirationDate: Date?, purchase: RevenueCatPurchase, store: Store, periodType: PeriodType)
+        -> RenewState
+    {
+        guard let subscription = purchase.subscription, expirationDate != nil, store != .promotional,
+            periodType != .prepaid
+        else {
             return .nonRenewable
         }
         if subscription.billingIssuesDetectedAt != nil { return .billingIssue }
@@ -104,7 +111,10 @@ extension TransactionType {
 
 extension Transaction {
     /// The transaction synthesized for an entitlement from its joined purchase's latest period.
-    init(revenueCatJoined purchase: RevenueCatPurchase, productId: String, periodType: PeriodType, store: Store, ownershipType: OwnershipType) {
+    init(
+        revenueCatJoined purchase: RevenueCatPurchase, productId: String, periodType: PeriodType, store: Store,
+        ownershipType: OwnershipType
+    ) {
         self.init(
             transactionId: purchase.storeTransactionId,
             originalTransactionId: Self.revenueCatOriginalTransactionId(of: purchase),
@@ -121,8 +131,9 @@ extension Transaction {
 
     /// One element of `non_subscriptions`.
     init(revenueCatOneTime purchase: RevenueCatNonSubscription) {
-        self.init(revenueCatJoined: .nonSubscription(purchase), productId: purchase.productId, periodType: .normal,
-                  store: Store(revenueCat: purchase.store), ownershipType: .purchased)
+        self.init(
+            revenueCatJoined: .nonSubscription(purchase), productId: purchase.productId, periodType: .normal,
+            store: Store(revenueCat: purchase.store), ownershipType: .purchased)
     }
 
     /// The v1 body names only the latest store transaction. When that transaction opened the chain

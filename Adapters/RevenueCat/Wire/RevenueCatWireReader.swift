@@ -35,7 +35,8 @@ extension RevenueCatSubscriber {
 
         var nonSubscriptions: [String: [RevenueCatNonSubscription]] = [:]
         for (productId, member) in try node.optional("non_subscriptions")?.sortedMembers() ?? [] {
-            nonSubscriptions[productId] = try member.elements().enumerated().map { (index, element) throws(DocumentError) in
+            nonSubscriptions[productId] = try member.elements().enumerated().map {
+                (index, element) throws(DocumentError) in
                 try RevenueCatNonSubscription(reading: element, productId: productId, index: index)
             }
         }
@@ -87,8 +88,9 @@ extension RevenueCatEntitlementRecord {
         // An absent expiry would read as lifetime access. RevenueCat always sends the key (`null` for
         // lifetime), so a document without it is malformed and must not grant anything.
         guard let expiry = node.member("expires_date") else {
-            throw DocumentError(kind: .missingField, path: node.path.appending("expires_date"),
-                                reason: "is required (null for lifetime access) but missing")
+            throw DocumentError(
+                kind: .missingField, path: node.path.appending("expires_date"),
+                reason: "is required (null for lifetime access) but missing")
         }
         expiresDate = expiry.isNull ? nil : try expiry.date()
         purchaseDate = try node.optional("purchase_date")?.date()

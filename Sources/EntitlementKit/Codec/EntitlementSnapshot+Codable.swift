@@ -49,6 +49,7 @@ private func decodeThroughJSON<Value>(
         return try read(JSONNode(value))
     } catch {
         throw DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+            DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
     }
 }

@@ -17,13 +17,16 @@ extension EntitlementSnapshot {
             throw version.invalid("is not a supported schemaVersion (this version reads \(Self.schemaVersion))")
         }
         let providerNode = try root.required("provider")
-        guard let provider = try providerNode.identifier() else { throw providerNode.invalid("must name the adapter that made the snapshot") }
+        guard let provider = try providerNode.identifier() else {
+            throw providerNode.invalid("must name the adapter that made the snapshot")
+        }
         var entitlements: [Entitlement] = []
         for (key, node) in try root.required("entitlements").members() {
             let entitlement = try Entitlement(json: node)
             guard entitlement.id == key else {
-                throw DocumentError(kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
-                                    reason: "differs from the entitlement's key \(JSONWriter.quoted(key))")
+                throw DocumentError(
+                    kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
+                    reason: "differs from the entitlement's key \(JSONWriter.quoted(key))")
             }
             entitlements.append(entitlement)
         }
@@ -38,19 +41,27 @@ extension EntitlementSnapshot {
             originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
             originalPurchaseDate: try root.nullable("originalPurchaseDate")?.date(),
             entitlements: entitlements,
-            nonSubscriptionTransactions: try root.required("nonSubscriptionTransactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) }
+            nonSubscriptionTransactions: try root.required("nonSubscriptionTransactions").elements().map {
+                (node) throws(DocumentError) in try Transaction(json: node)
+            }
         )
         for entitlement in self.entitlements.values where entitlement.isActive {
             if let expirationDate = entitlement.expirationDate, evaluatedAt > expirationDate {
-                throw DocumentError(kind: .inconsistent, path: JSONPath.root.appending("entitlements").appending(entitlement.id).appending("isActive"),
-                                    value: "true", reason: "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt")
+                throw DocumentError(
+                    kind: .inconsistent,
+                    path: JSONPath.root.appending("entitlements").appending(entitlement.id).appending("isActive"),
+                    value: "true",
+                    reason:
+                        "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt"
+                )
             }
         }
         let listed = try root.required("activeEntitlementIds")
         let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
         guard listedIds.sorted() == activeEntitlementIds.sorted() else {
-            throw DocumentError(kind: .inconsistent, path: listed.path, offending: listed.value,
-                                reason: "contradicts the entitlements' isActive (\(activeEntitlementIds))")
+            throw DocumentError(
+                kind: .inconsistent, path: listed.path, offending: listed.value,
+                reason: "contradicts the entitlements' isActive (\(activeEntitlementIds))")
         }
     }
 
@@ -89,15 +100,18 @@ extension Entitlement {
                 return Int(value)
             },
             lastActivatedOfferCode: try node.nullable("lastActivatedOfferCode")?.string(),
-            transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in try Transaction(json: node) },
+            transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in
+                try Transaction(json: node)
+            },
             at: .distantPast
         )
         let active = try node.required("isActive")
         self.isActive = try active.bool()
         let willRenewNode = try node.required("willRenew")
         guard try willRenewNode.bool() == willRenew else {
-            throw DocumentError(kind: .inconsistent, path: willRenewNode.path, offending: willRenewNode.value,
-                                reason: "contradicts renewState \(JSONWriter.quoted(renewState.rawValue))")
+            throw DocumentError(
+                kind: .inconsistent, path: willRenewNode.path, offending: willRenewNode.value,
+                reason: "contradicts renewState \(JSONWriter.quoted(renewState.rawValue))")
         }
     }
 }
@@ -126,7 +140,8 @@ extension JSONNode {
     fileprivate func nullable(_ key: String) throws(DocumentError) -> JSONNode? {
         let value = try optional(key)
         if value == nil, member(key) == nil {
-            throw DocumentError(kind: .missingField, path: path.appending(key), reason: "is required (null when unknown) but missing")
+            throw DocumentError(
+                kind: .missingField, path: path.appending(key), reason: "is required (null when unknown) but missing")
         }
         return value
     }

@@ -77,7 +77,8 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
             switch (a.expirationDate, b.expirationDate) {
             case (nil, nil):
                 return nil
-            case (let dateA?, let dateB?) where abs(dateA.millisecondsSince1970 - dateB.millisecondsSince1970) <= Self.milliseconds(expiryTolerance):
+            case (let dateA?, let dateB?)
+            where abs(dateA.millisecondsSince1970 - dateB.millisecondsSince1970) <= Self.milliseconds(expiryTolerance):
                 return nil
             default:
                 return (Self.json(a.expirationDate), Self.json(b.expirationDate))

@@ -69,18 +69,23 @@ public struct SnapshotDiff: Sendable, Hashable {
             let activeInA = entitlementA?.isActive ?? false
             let activeInB = entitlementB?.isActive ?? false
             if activeInA != activeInB {
-                accessDifferences.append(AccessDifference(entitlementId: id, activeInA: activeInA, activeInB: activeInB))
+                accessDifferences.append(
+                    AccessDifference(entitlementId: id, activeInA: activeInA, activeInB: activeInB))
             }
             guard let entitlementA, let entitlementB else {
                 // Listed on one side only: an active one is already an access difference.
                 if !activeInA, !activeInB, options.fields.contains(.present) {
-                    fieldDifferences.append(FieldDifference(entitlementId: id, field: .present,
-                                                            a: .bool(entitlementA != nil), b: .bool(entitlementB != nil)))
+                    fieldDifferences.append(
+                        FieldDifference(
+                            entitlementId: id, field: .present,
+                            a: .bool(entitlementA != nil), b: .bool(entitlementB != nil)))
                 }
                 continue
             }
             for field in fields {
-                if let (valueA, valueB) = field.difference(entitlementA, entitlementB, expiryTolerance: options.expiryTolerance) {
+                if let (valueA, valueB) = field.difference(
+                    entitlementA, entitlementB, expiryTolerance: options.expiryTolerance)
+                {
                     fieldDifferences.append(FieldDifference(entitlementId: id, field: field, a: valueA, b: valueB))
                 }
             }

@@ -129,7 +129,8 @@ public struct JSONNode: Sendable, Hashable {
     public func absoluteURL() throws(DocumentError) -> URL {
         let text = try string()
         let forbidden = text.unicodeScalars.contains { scalar in
-            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">" || scalar == "\\"
+            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">"
+                || scalar == "\\"
                 || scalar == "^" || scalar == "`" || scalar == "{" || scalar == "|" || scalar == "}"
         }
         guard !text.isEmpty, !forbidden, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
@@ -142,7 +143,8 @@ public struct JSONNode: Sendable, Hashable {
 
     /// A `wrongType` error at this node: `<value> must be <expected>`.
     public func typeMismatch(_ expected: String) -> DocumentError {
-        DocumentError(kind: .wrongType, path: path, offending: value, reason: "must be \(expected), not \(value.typeDescription)")
+        DocumentError(
+            kind: .wrongType, path: path, offending: value, reason: "must be \(expected), not \(value.typeDescription)")
     }
 
     /// An `invalidValue` error at this node quoting its value.

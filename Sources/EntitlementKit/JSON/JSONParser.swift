@@ -55,16 +55,24 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw failure("unexpected \(describeCurrent()) where a value was expected")
         }
     }
 
     private mutating func parseObject(depth: Int) throws(DocumentError) -> JSONValue {
-        guard depth <= JSONValue.maximumNestingDepth else { throw failure("nesting is deeper than \(JSONValue.maximumNestingDepth) levels") }
+        guard depth <= JSONValue.maximumNestingDepth else {
+            throw failure("nesting is deeper than \(JSONValue.maximumNestingDepth) levels")
+        }
         position += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -75,11 +83,15 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard position < bytes.count else { throw failure("the document ends inside an object") }
-            guard bytes[position] == UInt8(ascii: "\"") else { throw failure("unexpected \(describeCurrent()) where an object key was expected") }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw failure("unexpected \(describeCurrent()) where an object key was expected")
+            }
             let key = try parseString()
             skipWhitespace()
             guard position < bytes.count else { throw failure("the document ends inside an object") }
-            guard bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':' after key \(JSONWriter.quoted(key)), found \(describeCurrent())") }
+            guard bytes[position] == UInt8(ascii: ":") else {
+                throw failure("expected ':' after key \(JSONWriter.quoted(key)), found \(describeCurrent())")
+            }
             position += 1
             skipWhitespace()
             path.append(.key(key))
@@ -92,14 +104,18 @@ struct JSONParser {
             guard position < bytes.count else { throw failure("the document ends inside an object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(members)
             default: throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
             }
         }
     }
 
     private mutating func parseArray(depth: Int) throws(DocumentError) -> JSONValue {
-        guard depth <= JSONValue.maximumNestingDepth else { throw failure("nesting is deeper than \(JSONValue.maximumNestingDepth) levels") }
+        guard depth <= JSONValue.maximumNestingDepth else {
+            throw failure("nesting is deeper than \(JSONValue.maximumNestingDepth) levels")
+        }
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -117,7 +133,9 @@ struct JSONParser {
             guard position < bytes.count else { throw failure("the document ends inside an array") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(elements)
             default: throw failure("expected ',' or ']' in an array, found \(describeCurrent())")
             }
         }
@@ -144,7 +162,9 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return try buffer.withUnsafeBufferPointer { (pointer) throws(DocumentError) -> String in try makeString(pointer) }
+                return try buffer.withUnsafeBufferPointer { (pointer) throws(DocumentError) -> String in
+                    try makeString(pointer)
+                }
             case UInt8(ascii: "\\"):
                 position += 1
                 guard position < bytes.count else { break }
@@ -178,7 +198,9 @@ struct JSONParser {
     private mutating func parseUnicodeEscape() throws(DocumentError) -> Unicode.Scalar {
         let first = try parseHex4()
         if (0xD800...0xDBFF).contains(first) {
-            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
+            else {
                 throw failure("a \\u escape holds a lone surrogate")
             }
             position += 2
@@ -229,14 +251,20 @@ struct JSONParser {
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             isInteger = false
             position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw failure("a number has no digits after '.'") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw failure("a number has no digits after '.'")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw failure("a number has no digits in its exponent") }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw failure("a number has no digits in its exponent")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)

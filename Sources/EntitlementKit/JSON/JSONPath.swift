@@ -51,9 +51,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isPlainKey(_ key: String) -> Bool {
-        !key.isEmpty && key.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x5F || byte == 0x2D || byte == 0x24 || byte == 0x3A
-        }
+        !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F || byte == 0x2D || byte == 0x24 || byte == 0x3A
+            }
     }
 }

@@ -27,11 +27,13 @@ extension JSONValue {
         switch (self, actual) {
         case (.object(let expectedMembers), .object(let actualMembers)):
             let keys = Set(expectedMembers.keys).union(actualMembers.keys)
-            return JSONWriter.sortedKeys(Dictionary(uniqueKeysWithValues: keys.map { ($0, ()) })).flatMap { key -> [JSONDifference] in
+            return JSONWriter.sortedKeys(Dictionary(uniqueKeysWithValues: keys.map { ($0, ()) })).flatMap {
+                key -> [JSONDifference] in
                 let memberPath = path.appending(key)
                 switch (expectedMembers[key], actualMembers[key]) {
                 case (let expected?, let actual?): return expected.differences(to: actual, at: memberPath)
-                case (let expected, let actual): return [JSONDifference(path: memberPath, expected: expected, actual: actual)]
+                case (let expected, let actual):
+                    return [JSONDifference(path: memberPath, expected: expected, actual: actual)]
                 }
             }
         case (.array(let expectedElements), .array(let actualElements)):

@@ -27,7 +27,9 @@ public enum RFC3339 {
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
         let fraction = remainder % 1000
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+        var text =
+            pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":"
+            + pad(second, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
         return text + "Z"
     }
@@ -57,7 +59,8 @@ public enum RFC3339 {
             let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = number(2),
             expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2)
         else { return nil }
-        guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+        guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,
+            day <= daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var milliseconds: Int64 = 0

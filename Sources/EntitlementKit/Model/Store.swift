@@ -45,5 +45,8 @@ public struct Store: OpenEnumeration {
     public static let unknown = Store(rawValue: "unknown")
 
     /// Every value this version defines.
-    public static let knownValues: [Store] = [.appStore, .macAppStore, .playStore, .amazon, .stripe, .promotional, .rcBilling, .paddle, .external, .testStore, .galaxy, .unknown]
+    public static let knownValues: [Store] = [
+        .appStore, .macAppStore, .playStore, .amazon, .stripe, .promotional, .rcBilling, .paddle, .external, .testStore,
+        .galaxy, .unknown,
+    ]
 }

@@ -33,5 +33,8 @@ public struct TransactionType: OpenEnumeration {
     public static let unknown = TransactionType(rawValue: "unknown")
 
     /// Every value this version defines.
-    public static let knownValues: [TransactionType] = [.subscriptionStarted, .subscriptionRenewed, .trialStarted, .introStarted, .introRenewed, .nonConsumablePurchase, .consumablePurchase, .unknown]
+    public static let knownValues: [TransactionType] = [
+        .subscriptionStarted, .subscriptionRenewed, .trialStarted, .introStarted, .introRenewed, .nonConsumablePurchase,
+        .consumablePurchase, .unknown,
+    ]
 }

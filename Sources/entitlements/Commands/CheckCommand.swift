@@ -5,7 +5,8 @@ enum CheckCommand: Command {
     static let definition = CommandDefinition(
         name: "check",
         synopsis: "[--from PROVIDER] [--at INSTANT] FILE [ID...]",
-        summary: "Print a table of the entitlements in one vendor response; with IDs, tell whether they are all active.",
+        summary:
+            "Print a table of the entitlements in one vendor response; with IDs, tell whether they are all active.",
         discussion: """
             Columns: ID, ACTIVE (yes/no at the evaluation instant), RENEW STATE, EXPIRES (never for \
             lifetime access), STORE and PRODUCT; - marks a value the backend did not give. Without IDs \
@@ -18,13 +19,15 @@ enum CheckCommand: Command {
         ],
         options: [CommonOptions.from, CommonOptions.at],
         positionalCount: (1, nil),
-        exitStatuses: "  0 printed (and every ID is active); 1 some ID is not active; 64 usage; 65 bad document; 66 cannot open FILE"
+        exitStatuses:
+            "  0 printed (and every ID is active); 1 some ID is not active; 64 usage; 65 bad document; 66 cannot open FILE"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
-        let snapshot = try context.snapshot(of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
+        let snapshot = try context.snapshot(
+            of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
         var requested: [String] = []
         for id in arguments.positionals.dropFirst() where !requested.contains(id) { requested.append(id) }
         try context.emit(CheckTable(snapshot: snapshot, ids: requested.isEmpty ? nil : requested).text)

@@ -40,7 +40,9 @@ struct CheckTable {
             var rendered = ""
             for (column, cell) in line.enumerated() {
                 rendered += cell
-                if column < columnCount - 1 { rendered += String(repeating: " ", count: widths[column] - cell.count + 2) }
+                if column < columnCount - 1 {
+                    rendered += String(repeating: " ", count: widths[column] - cell.count + 2)
+                }
             }
             while rendered.hasSuffix(" ") { rendered.removeLast() }
             text += rendered + "\n"

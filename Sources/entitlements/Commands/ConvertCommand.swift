@@ -23,7 +23,8 @@ enum ConvertCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
-        let snapshot = try context.snapshot(of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
+        let snapshot = try context.snapshot(
+            of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
         let compact = arguments.has("--compact")
         try context.emit(snapshot.canonicalJSON(compact: compact) + (compact ? "\n" : ""))
         return .success

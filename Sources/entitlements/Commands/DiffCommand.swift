@@ -4,7 +4,8 @@ import EntitlementKit
 enum DiffCommand: Command {
     static let definition = CommandDefinition(
         name: "diff",
-        synopsis: "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... A B",
+        synopsis:
+            "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... A B",
         summary: "Compare two documents about one customer (any formats): access first, then fields.",
         discussion: """
             Both documents are evaluated at the same instant; --from names the format of both (an \
@@ -21,9 +22,13 @@ enum DiffCommand: Command {
             .init(name: "A", help: "The first document; - reads standard input."),
             .init(name: "B", help: "The second document; - reads standard input."),
         ],
-        options: [CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField],
+        options: [
+            CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance,
+            CommonOptions.ignoreField,
+        ],
         positionalCount: (2, 2),
-        exitStatuses: "  0 same access (fields may differ); 1 access differs; 64 usage; 65 bad document; 66 cannot open A or B"
+        exitStatuses:
+            "  0 same access (fields may differ); 1 access differs; 64 usage; 65 bad document; 66 cannot open A or B"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {

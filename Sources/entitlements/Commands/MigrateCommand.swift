@@ -6,7 +6,8 @@ enum MigrateCommand: Command {
     static let definition = CommandDefinition(
         name: "migrate",
         synopsis: "[--from PROVIDER] [--at INSTANT] [--jobs N] [--output FILE] INPUT",
-        summary: "Convert a JSON Lines export into unified snapshots, one compact JSON line per record, in input order.",
+        summary:
+            "Convert a JSON Lines export into unified snapshots, one compact JSON line per record, in input order.",
         discussion: """
             Each line of INPUT is a vendor response or an envelope {"appUserId": "...", "provider": \
             "revenuecat", "response": {...}}; the envelope's appUserId becomes the snapshot's. Blank \
@@ -21,7 +22,8 @@ enum MigrateCommand: Command {
             .init(name: "--output", valueName: "FILE", help: "Write the snapshots to FILE instead of standard output."),
         ],
         positionalCount: (1, 1),
-        exitStatuses: "  0 every record converted; 64 usage; 65 some records failed (the others are still written); 66 cannot open INPUT; 73 cannot create FILE; 74 write error"
+        exitStatuses:
+            "  0 every record converted; 64 usage; 65 some records failed (the others are still written); 66 cannot open INPUT; 73 cannot create FILE; 74 write error"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
@@ -30,10 +32,13 @@ enum MigrateCommand: Command {
         let jobs = try CommonOptions.jobs(arguments, command: definition.name)
         let input = InputFile(argument: arguments.positionals[0])
         if let path = arguments.value("--output"), input.isSameFile(as: path) {
-            throw .usage("--output \(path) is INPUT itself; it would be emptied before it is read", command: definition.name)
+            throw .usage(
+                "--output \(path) is INPUT itself; it would be emptied before it is read", command: definition.name)
         }
         var reader = try input.lineReader()
-        let output = try arguments.value("--output").map { (path) throws(CommandFailure) in try OutputStream.creating(path) } ?? context.output
+        let output =
+            try arguments.value("--output").map { (path) throws(CommandFailure) in try OutputStream.creating(path) }
+            ?? context.output
 
         let migration = BulkMigration(decoder: context.decoder, format: format, at: instant)
         let summary: MigrationSummary

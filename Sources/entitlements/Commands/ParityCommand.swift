@@ -6,7 +6,8 @@ import Foundation
 enum ParityCommand: Command {
     static let definition = CommandDefinition(
         name: "parity",
-        synopsis: "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--jobs N] A B",
+        synopsis:
+            "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--jobs N] A B",
         summary: "Join two JSON Lines exports on appUserId and compare every customer's access and fields.",
         discussion: """
             Each line of A and B is a vendor response or an envelope {"appUserId", "provider", \
@@ -24,7 +25,10 @@ enum ParityCommand: Command {
             .init(name: "A", help: "The first export (usually the current backend); - reads standard input."),
             .init(name: "B", help: "The second export (usually the new backend); - reads standard input."),
         ],
-        options: [CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance, CommonOptions.ignoreField, CommonOptions.jobs],
+        options: [
+            CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance,
+            CommonOptions.ignoreField, CommonOptions.jobs,
+        ],
         positionalCount: (2, 2),
         exitStatuses: """
               0 every record compared and no customer's access differs; 1 otherwise: some customer's \
@@ -100,11 +104,14 @@ enum ParityText {
         }
         text += section("only in A", report.onlyInA.map { $0 })
         text += section("only in B", report.onlyInB.map { $0 })
-        text += section("access differences", report.accessDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
-        text += section("field differences", report.fieldDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
+        text += section(
+            "access differences", report.accessDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
+        text += section(
+            "field differences", report.fieldDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
         if report.oneSidedCustomersWithAccess > 0 {
             let count = report.oneSidedCustomersWithAccess
-            text += "\nnote: \(count) customer\(count == 1 ? "" : "s") present on one side only \(count == 1 ? "has" : "have") "
+            text +=
+                "\nnote: \(count) customer\(count == 1 ? "" : "s") present on one side only \(count == 1 ? "has" : "have") "
                 + "access there; the exit status counts that as an access difference\n"
         }
         return text

@@ -39,7 +39,9 @@ enum ValidateUserIdCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let check = AppUserIdCheck(arguments.positionals[0])
         let quoted = JSONValue.string(check.appUserId).compactText
-        var text = "\(quoted): " + (check.isUsable ? (check.findings.isEmpty ? "usable" : "usable, with warnings") : "not usable") + "\n"
+        var text =
+            "\(quoted): "
+            + (check.isUsable ? (check.findings.isEmpty ? "usable" : "usable, with warnings") : "not usable") + "\n"
         for finding in check.findings { text += "  - \(finding)\n" }
         try context.emit(text)
         return check.isUsable ? .success : .negative
@@ -69,6 +71,8 @@ enum FetchCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
-        throw .usage("'fetch' is not available in this version of entitlements; export the responses and use 'convert' or 'migrate'", command: definition.name)
+        throw .usage(
+            "'fetch' is not available in this version of entitlements; export the responses and use 'convert' or 'migrate'",
+            command: definition.name)
     }
 }

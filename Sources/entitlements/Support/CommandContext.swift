@@ -27,7 +27,8 @@ struct CommandContext {
 
     /// The snapshot of one document (a vendor response, a unified snapshot or a JSON Lines envelope).
     /// A document that fails is a `65` failure naming the input, the path, the value and the reason.
-    func snapshot(of input: InputFile, format: String?, at instant: Date) throws(CommandFailure) -> EntitlementSnapshot {
+    func snapshot(of input: InputFile, format: String?, at instant: Date) throws(CommandFailure) -> EntitlementSnapshot
+    {
         let data = try input.readAll()
         do {
             return try decoder.snapshot(fromRecord: data, format: format, at: instant)
@@ -51,25 +52,34 @@ enum CommonOptions {
         help: "Expiration dates at most this far apart count as equal. Default: 0.")
     static let ignoreField = CommandDefinition.Option(
         name: "--ignore-field", valueName: "FIELD",
-        help: "Do not compare FIELD (repeatable): present, renewState, expirationDate, store, productId, productPlanId, periodType, isSandbox, grantType, ownershipType.",
+        help:
+            "Do not compare FIELD (repeatable): present, renewState, expirationDate, store, productId, productPlanId, periodType, isSandbox, grantType, ownershipType.",
         repeatable: true)
     static let jobs = CommandDefinition.Option(
         name: "--jobs", valueName: "N", help: "Decode on N threads. Default: the number of processors.")
 
     /// `--at`, or the clock's now.
-    static func instant(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure) -> Date {
+    static func instant(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure)
+        -> Date
+    {
         guard let text = arguments.value("--at") else { return context.clock.now() }
         guard let date = RFC3339.date(from: text) else {
-            throw .usage("--at: \(JSONValue.string(text).compactText) is not an ISO 8601 instant with a time zone, such as 2025-06-01T12:00:00Z", command: command)
+            throw .usage(
+                "--at: \(JSONValue.string(text).compactText) is not an ISO 8601 instant with a time zone, such as 2025-06-01T12:00:00Z",
+                command: command)
         }
         return date
     }
 
     /// `--from`, checked against the known formats.
-    static func format(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure) -> String? {
+    static func format(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure)
+        -> String?
+    {
         guard let name = arguments.value("--from") else { return nil }
         guard context.decoder.isKnownFormat(name) else {
-            throw .usage("--from: \(JSONValue.string(name).compactText) is not a known provider (\(context.decoder.formatNames.joined(separator: ", ")))", command: command)
+            throw .usage(
+                "--from: \(JSONValue.string(name).compactText) is not a known provider (\(context.decoder.formatNames.joined(separator: ", ")))",
+                command: command)
         }
         return name
     }
@@ -78,23 +88,31 @@ enum CommonOptions {
     static func jobs(_ arguments: ParsedArguments, command: String) throws(CommandFailure) -> Int {
         guard let text = arguments.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
         guard let jobs = Int(text), (1...1024).contains(jobs) else {
-            throw .usage("--jobs: \(JSONValue.string(text).compactText) is not a number of threads from 1 to 1024", command: command)
+            throw .usage(
+                "--jobs: \(JSONValue.string(text).compactText) is not a number of threads from 1 to 1024",
+                command: command)
         }
         return jobs
     }
 
     /// `--expiry-tolerance` and `--ignore-field`.
-    static func diffOptions(_ arguments: ParsedArguments, command: String) throws(CommandFailure) -> SnapshotDiff.Options {
+    static func diffOptions(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
+        -> SnapshotDiff.Options
+    {
         var options = SnapshotDiff.Options()
         if let text = arguments.value("--expiry-tolerance") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw .usage("--expiry-tolerance: \(JSONValue.string(text).compactText) is not a number of seconds (0 or more)", command: command)
+                throw .usage(
+                    "--expiry-tolerance: \(JSONValue.string(text).compactText) is not a number of seconds (0 or more)",
+                    command: command)
             }
             options.expiryTolerance = seconds
         }
         for name in arguments.allValues("--ignore-field") {
             guard let field = ComparedField(name: name) else {
-                throw .usage("--ignore-field: \(JSONValue.string(name).compactText) is not a compared field (\(ComparedField.all.map(\.name).joined(separator: ", ")))", command: command)
+                throw .usage(
+                    "--ignore-field: \(JSONValue.string(name).compactText) is not a compared field (\(ComparedField.all.map(\.name).joined(separator: ", ")))",
+                    command: command)
             }
             options.fields.remove(field)
         }

@@ -16,7 +16,8 @@ struct InputFile {
         if isStandardInput { return FileHandle.standardInput }
         let descriptor = Foundation.open(argument, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CommandFailure(status: .noInput, message: "\(displayName): cannot open: \(String(cString: strerror(errno)))")
+            throw CommandFailure(
+                status: .noInput, message: "\(displayName): cannot open: \(String(cString: strerror(errno)))")
         }
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
@@ -59,7 +60,8 @@ struct InputFile {
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
-            throw CommandFailure(status: .ioError, message: "\(displayName): cannot read: \(error.localizedDescription)")
+            throw CommandFailure(
+                status: .ioError, message: "\(displayName): cannot read: \(error.localizedDescription)")
         }
     }
 }

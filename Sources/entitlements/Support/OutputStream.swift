@@ -30,7 +30,8 @@ final class OutputStream {
     static func creating(_ path: String) throws(CommandFailure) -> OutputStream {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CommandFailure(status: .cannotCreate, message: "\(path): cannot create: \(String(cString: strerror(errno)))")
+            throw CommandFailure(
+                status: .cannotCreate, message: "\(path): cannot create: \(String(cString: strerror(errno)))")
         }
         return OutputStream(descriptor: descriptor, closesDescriptor: true)
     }

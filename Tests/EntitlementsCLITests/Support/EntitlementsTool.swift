@@ -7,7 +7,9 @@ enum EntitlementsTool {
         var status: Int32
         var stdout: String
         var stderr: String
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var stderrLines: [String] {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     /// The repository root, found from this file's place in it.
@@ -42,13 +44,15 @@ enum EntitlementsTool {
     struct ToolNotFound: Error, CustomStringConvertible {
         var searched: [String]
         var description: String {
-            "the entitlements executable was not found (run `swift build`); looked at: " + searched.joined(separator: ", ")
+            "the entitlements executable was not found (run `swift build`); looked at: "
+                + searched.joined(separator: ", ")
         }
     }
 
     /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`.
     static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-e2e-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "entitlements-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let inputURL = scratch.appendingPathComponent("stdin")
@@ -83,7 +87,8 @@ enum EntitlementsTool {
 
     /// A scratch file with `contents`, removed by the caller via the returned directory.
     static func temporaryFile(named name: String, contents: String) throws -> (file: URL, directory: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "entitlements-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
         try Data(contents.utf8).write(to: file)

@@ -31,7 +31,9 @@ enum TestValues {
         )
     }
 
-    static func snapshot(_ appUserId: String?, provider: String = "test", _ entitlements: [Entitlement], at instant: Date = now) -> EntitlementSnapshot {
+    static func snapshot(
+        _ appUserId: String?, provider: String = "test", _ entitlements: [Entitlement], at instant: Date = now
+    ) -> EntitlementSnapshot {
         EntitlementSnapshot(provider: provider, appUserId: appUserId, evaluatedAt: instant, entitlements: entitlements)
     }
 }

@@ -14,16 +14,18 @@ struct ToyAdapter: EntitlementAdapter {
         let toy = try document.required("toy")
         var entitlements: [Entitlement] = []
         for node in try toy.required("entitlements").elements() {
-            entitlements.append(Entitlement(
-                id: try node.required("id").string(),
-                renewState: .willRenew,
-                store: .appStore,
-                expirationDate: try node.optional("expires")?.date(),
-                at: instant
-            ))
+            entitlements.append(
+                Entitlement(
+                    id: try node.required("id").string(),
+                    renewState: .willRenew,
+                    store: .appStore,
+                    expirationDate: try node.optional("expires")?.date(),
+                    at: instant
+                ))
         }
-        return EntitlementSnapshot(provider: provider, appUserId: try toy.optional("user")?.string(),
-                                   evaluatedAt: instant, entitlements: entitlements)
+        return EntitlementSnapshot(
+            provider: provider, appUserId: try toy.optional("user")?.string(),
+            evaluatedAt: instant, entitlements: entitlements)
     }
 }
 

@@ -21,41 +21,46 @@ struct SubscriberDocument {
     /// A renewing App Store subscription of `product` for the current month, with `extra` members
     /// replacing same-named defaults.
     static func subscriptionMembers(_ extra: [String] = []) -> [String] {
-        merge([
-            "\"purchase_date\": \"2025-09-03T12:00:05Z\"",
-            "\"original_purchase_date\": \"2025-04-03T12:00:05Z\"",
-            "\"expires_date\": \"2025-10-03T12:00:05Z\"",
-            "\"period_type\": \"normal\"",
-            "\"store\": \"app_store\"",
-            "\"is_sandbox\": false",
-            "\"ownership_type\": \"PURCHASED\"",
-            "\"store_transaction_id\": \"1000000123456789\"",
-        ], extra)
+        merge(
+            [
+                "\"purchase_date\": \"2025-09-03T12:00:05Z\"",
+                "\"original_purchase_date\": \"2025-04-03T12:00:05Z\"",
+                "\"expires_date\": \"2025-10-03T12:00:05Z\"",
+                "\"period_type\": \"normal\"",
+                "\"store\": \"app_store\"",
+                "\"is_sandbox\": false",
+                "\"ownership_type\": \"PURCHASED\"",
+                "\"store_transaction_id\": \"1000000123456789\"",
+            ], extra)
     }
 
     /// An entitlement granted by `product`, expiring with the default subscription.
     static func entitlementMembers(product: String, _ extra: [String] = []) -> [String] {
-        merge([
-            "\"product_identifier\": \"\(product)\"",
-            "\"expires_date\": \"2025-10-03T12:00:05Z\"",
-            "\"purchase_date\": \"2025-09-03T12:00:05Z\"",
-        ], extra)
+        merge(
+            [
+                "\"product_identifier\": \"\(product)\"",
+                "\"expires_date\": \"2025-10-03T12:00:05Z\"",
+                "\"purchase_date\": \"2025-09-03T12:00:05Z\"",
+            ], extra)
     }
 
     /// A one-time App Store purchase made at `date`.
     static func oneTimeMembers(date: String, transactionId: String, _ extra: [String] = []) -> [String] {
-        merge([
-            "\"id\": \"rc_\(transactionId)\"",
-            "\"store_transaction_id\": \"\(transactionId)\"",
-            "\"purchase_date\": \"\(date)\"",
-            "\"original_purchase_date\": \"\(date)\"",
-            "\"store\": \"app_store\"",
-            "\"is_sandbox\": false",
-        ], extra)
+        merge(
+            [
+                "\"id\": \"rc_\(transactionId)\"",
+                "\"store_transaction_id\": \"\(transactionId)\"",
+                "\"purchase_date\": \"\(date)\"",
+                "\"original_purchase_date\": \"\(date)\"",
+                "\"store\": \"app_store\"",
+                "\"is_sandbox\": false",
+            ], extra)
     }
 
     /// The default customer with one subscription `product` and an entitlement `pro` on it.
-    static func monthlyPro(subscription extraSubscription: [String] = [], entitlement extraEntitlement: [String] = []) -> SubscriberDocument {
+    static func monthlyPro(subscription extraSubscription: [String] = [], entitlement extraEntitlement: [String] = [])
+        -> SubscriberDocument
+    {
         var document = SubscriberDocument()
         document.subscriptions["com.acme.pro.monthly"] = subscriptionMembers(extraSubscription)
         document.entitlements["pro"] = entitlementMembers(product: "com.acme.pro.monthly", extraEntitlement)
@@ -70,10 +75,14 @@ struct SubscriberDocument {
         var subscriber = subscriberMembers
         // A collection written by hand into `subscriberMembers` replaces the built one.
         func add(_ name: String, _ value: String) {
-            if !subscriber.contains(where: { $0.hasPrefix("\"\(name)\":") }) { subscriber.append("\"\(name)\": " + value) }
+            if !subscriber.contains(where: { $0.hasPrefix("\"\(name)\":") }) {
+                subscriber.append("\"\(name)\": " + value)
+            }
         }
         add("subscriptions", keyed(subscriptions.mapValues(object)))
-        add("non_subscriptions", keyed(nonSubscriptions.mapValues { "[" + $0.map(object).joined(separator: ", ") + "]" }))
+        add(
+            "non_subscriptions",
+            keyed(nonSubscriptions.mapValues { "[" + $0.map(object).joined(separator: ", ") + "]" }))
         add("entitlements", keyed(entitlements.mapValues(object)))
         var root = rootMembers
         root.append("\"request_date\": " + requestDate)
