@@ -22,7 +22,7 @@ import Foundation
 /// a located `DocumentError`. See <doc:QonversionMapping> for every field.
 public struct QonversionAdapter: EntitlementAdapter {
     /// `"qonversion"`.
-    public let provider = "qonversion"
+    public let provider = ProviderID.qonversion
 
     /// Creates the adapter. It holds no state.
     public init() {}

@@ -24,7 +24,7 @@ public struct RevenueCatAdapter: EntitlementAdapter {
     public init() {}
 
     /// `revenuecat`.
-    public var provider: String { "revenuecat" }
+    public var provider: ProviderID { .revenueCat }
 
     /// A top-level object with a `subscriber` member.
     public func recognizes(_ document: JSONValue) -> Bool {

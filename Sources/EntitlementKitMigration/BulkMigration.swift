@@ -19,12 +19,12 @@ public struct BulkMigration: Sendable {
     /// Reads each record.
     public let decoder: SnapshotDecoder
     /// The format of every record; `nil` detects it per record.
-    public let format: String?
+    public let format: ProviderID?
     /// The instant every snapshot is evaluated at.
     public let instant: Date
 
     /// Creates a migration evaluating every snapshot at `instant`.
-    public init(decoder: SnapshotDecoder, format: String? = nil, at instant: Date) {
+    public init(decoder: SnapshotDecoder, format: ProviderID? = nil, at instant: Date) {
         self.decoder = decoder
         self.format = format
         self.instant = instant

@@ -34,7 +34,7 @@ public struct ParityCheck: Sendable {
     public let decoder: SnapshotDecoder
     /// The format of every record of both exports that does not name its own in an envelope; `nil`
     /// detects it per record. An envelope naming another format is a failure for that record.
-    public let format: String?
+    public let format: ProviderID?
     /// The instant both sides are evaluated at.
     public let instant: Date
     /// What the per-customer diff compares.
@@ -42,7 +42,7 @@ public struct ParityCheck: Sendable {
 
     /// Creates a check.
     public init(
-        decoder: SnapshotDecoder, format: String? = nil, at instant: Date, options: SnapshotDiff.Options = .init()
+        decoder: SnapshotDecoder, format: ProviderID? = nil, at instant: Date, options: SnapshotDiff.Options = .init()
     ) {
         self.decoder = decoder
         self.format = format

@@ -14,31 +14,28 @@ import Foundation
 /// let snapshot = try decoder.snapshot(from: data, at: .now)   // format detected
 /// ```
 public struct SnapshotDecoder: Sendable {
-    /// The name of EntitlementKit's unified snapshot format.
-    public static let unifiedFormat = "unified"
-
     /// Every format this decoder reads: the adapters given, then ``UnifiedSnapshotAdapter`` unless one
     /// of them already reads `unified`.
     public let adapters: [any EntitlementAdapter]
 
     /// Creates a decoder for `adapters`' formats and the unified form.
     public init(adapters: [any EntitlementAdapter]) {
-        let readsUnified = adapters.contains { $0.provider == Self.unifiedFormat }
+        let readsUnified = adapters.contains { $0.provider == .unified }
         self.adapters = readsUnified ? adapters : adapters + [UnifiedSnapshotAdapter()]
     }
 
-    /// Every format name this decoder accepts, in ``adapters`` order (`unified` last by default).
-    public var formatNames: [String] {
+    /// Every format this decoder accepts, in ``adapters`` order (`unified` last by default).
+    public var formats: [ProviderID] {
         adapters.map(\.provider)
     }
 
-    /// Whether `name` is one of ``formatNames``.
-    public func isKnownFormat(_ name: String) -> Bool {
-        formatNames.contains(name)
+    /// Whether `format` is one of ``formats``.
+    public func isKnownFormat(_ format: ProviderID) -> Bool {
+        formats.contains(format)
     }
 
     /// The name of the one format `document` has the shape of.
-    public func detectFormat(of document: JSONNode) throws(DocumentError) -> String {
+    public func detectFormat(of document: JSONNode) throws(DocumentError) -> ProviderID {
         let matches = adapters.filter { $0.recognizes(document.value) }.map(\.provider)
         switch matches.count {
         case 1:
@@ -52,7 +49,9 @@ public struct SnapshotDecoder: Sendable {
         default:
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,
-                reason: "matches more than one format (\(matches.joined(separator: ", "))); name the format")
+                reason:
+                    "matches more than one format (\(matches.map(\.rawValue).joined(separator: ", "))); name the format"
+            )
         }
     }
 
@@ -60,21 +59,21 @@ public struct SnapshotDecoder: Sendable {
     ///
     /// - Parameter format: the format's name; `nil` detects it. A unified snapshot is read strictly and
     ///   re-evaluated with ``EntitlementSnapshot/evaluated(at:)``.
-    public func snapshot(from document: JSONNode, format: String? = nil, at instant: Date) throws(DocumentError)
+    public func snapshot(from document: JSONNode, format: ProviderID? = nil, at instant: Date) throws(DocumentError)
         -> EntitlementSnapshot
     {
-        let name: String
+        let name: ProviderID
         if let format { name = format } else { name = try detectFormat(of: document) }
         guard let adapter = adapters.first(where: { $0.provider == name }) else {
             throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name).compactText,
+                kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name.rawValue).compactText,
                 reason: "is not a known format (\(formatList))")
         }
         return try adapter.snapshot(from: document, at: instant)
     }
 
     /// Parses `data` as one document and maps it into a snapshot evaluated at `instant`.
-    public func snapshot(from data: Data, format: String? = nil, at instant: Date) throws(DocumentError)
+    public func snapshot(from data: Data, format: ProviderID? = nil, at instant: Date) throws(DocumentError)
         -> EntitlementSnapshot
     {
         try snapshot(from: JSONNode(parsing: data), format: format, at: instant)
@@ -86,7 +85,7 @@ public struct SnapshotDecoder: Sendable {
     /// An envelope's `provider` names the format of its `response` (it must agree with `format` when
     /// both are given), and its `appUserId` becomes the snapshot's ``EntitlementSnapshot/appUserId``.
     /// Errors inside an envelope's response name paths under `response`.
-    public func snapshot(fromRecord data: Data, format: String? = nil, at instant: Date) throws(DocumentError)
+    public func snapshot(fromRecord data: Data, format: ProviderID? = nil, at instant: Date) throws(DocumentError)
         -> EntitlementSnapshot
     {
         let root = try JSONNode(parsing: data)
@@ -94,16 +93,18 @@ public struct SnapshotDecoder: Sendable {
             return try snapshot(from: root, format: format, at: instant)
         }
         var name = format
-        if let provider = envelope.provider {
+        if let provider = envelope.provider.map(ProviderID.init(rawValue:)) {
             guard isKnownFormat(provider) else {
                 throw DocumentError(
-                    kind: .invalidValue, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
+                    kind: .invalidValue, path: envelope.providerPath,
+                    value: JSONValue.string(provider.rawValue).compactText,
                     reason: "is not a known provider (\(formatList))")
             }
             if let format, format != provider {
                 throw DocumentError(
-                    kind: .inconsistent, path: envelope.providerPath, value: JSONValue.string(provider).compactText,
-                    reason: "contradicts the requested format \(JSONValue.string(format).compactText)")
+                    kind: .inconsistent, path: envelope.providerPath,
+                    value: JSONValue.string(provider.rawValue).compactText,
+                    reason: "contradicts the requested format \(JSONValue.string(format.rawValue).compactText)")
             }
             name = provider
         }
@@ -115,7 +116,7 @@ public struct SnapshotDecoder: Sendable {
     /// The snapshot of one line of a JSON Lines input (see ``snapshot(fromRecord:format:at:)``), or
     /// the failure to report for it.
     public func snapshot(
-        of line: JSONLine, format: String? = nil, at instant: Date,
+        of line: JSONLine, format: ProviderID? = nil, at instant: Date,
         maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength
     ) -> Result<EntitlementSnapshot, LineFailure> {
         switch line.content {
@@ -131,6 +132,6 @@ public struct SnapshotDecoder: Sendable {
     }
 
     private var formatList: String {
-        formatNames.joined(separator: ", ")
+        formats.map(\.rawValue).joined(separator: ", ")
     }
 }

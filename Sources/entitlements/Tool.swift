@@ -38,7 +38,7 @@ enum Tool {
     }
 
     static var formatNames: String {
-        SnapshotDecoder(adapters: builtInAdapters).formatNames.joined(separator: ", ")
+        SnapshotDecoder(adapters: builtInAdapters).formats.map(\.rawValue).joined(separator: ", ")
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.

@@ -27,7 +27,7 @@ struct CanonicalEncodingTests {
     @Test("every key is present even when nothing is known")
     func everyKeyPresent() throws {
         let bare = EntitlementSnapshot(
-            provider: "p", evaluatedAt: instant("2025-01-01T00:00:00Z"),
+            provider: ProviderID(rawValue: "p"), evaluatedAt: instant("2025-01-01T00:00:00Z"),
             entitlements: [Entitlement(id: "e", at: instant("2025-01-01T00:00:00Z"))],
             nonSubscriptionTransactions: [Transaction()])
         guard case .object(let root) = bare.jsonValue else {
@@ -60,7 +60,7 @@ struct CanonicalEncodingTests {
     func emptyIdentifiersAreNull() {
         let now = instant("2025-01-01T00:00:00Z")
         let snapshot = EntitlementSnapshot(
-            provider: "p", appUserId: "", evaluatedAt: now,
+            provider: ProviderID(rawValue: "p"), appUserId: "", evaluatedAt: now,
             entitlements: [
                 Entitlement(
                     id: "e", productId: "", transactions: [Transaction(transactionId: "", productId: "")], at: now)

@@ -42,7 +42,7 @@ struct EvaluationRuleTests {
     func evaluatedLater() {
         let made = instant("2025-05-01T00:00:00Z")
         let snapshot = EntitlementSnapshot(
-            provider: "test", evaluatedAt: made,
+            provider: ProviderID(rawValue: "test"), evaluatedAt: made,
             entitlements: [
                 Entitlement(id: "monthly", expirationDate: expiry, at: made),
                 Entitlement(id: "lifetime", at: made),

@@ -24,7 +24,8 @@ struct SnapshotQueryTests {
     func nothingActive() {
         let snapshot = goldenSnapshot().evaluated(at: instant("2025-07-01T00:00:00.001Z"))
         #expect(snapshot.activeEntitlementIds == ["lifetime"])
-        let empty = EntitlementSnapshot(provider: "p", evaluatedAt: instant("2025-01-01T00:00:00Z"))
+        let empty = EntitlementSnapshot(
+            provider: ProviderID(rawValue: "p"), evaluatedAt: instant("2025-01-01T00:00:00Z"))
         #expect(!empty.hasActiveEntitlement)
         #expect(empty.all.isEmpty)
     }

@@ -37,7 +37,8 @@ func goldenSnapshot() -> EntitlementSnapshot {
         billingIssueDetectedAt: instant("2025-05-08T00:00:00Z"), refundedAt: instant("2025-05-09T00:00:00Z"),
         lastActivatedOfferCode: "SPRING25", at: evaluatedAt)
     return EntitlementSnapshot(
-        provider: "example", appUserId: "user-42", originalAppUserId: "$RCAnonymousID:0123456789abcdef0123456789abcdef",
+        provider: ProviderID(rawValue: "example"), appUserId: "user-42",
+        originalAppUserId: "$RCAnonymousID:0123456789abcdef0123456789abcdef",
         requestDate: instant("2025-06-01T12:00:00Z"), evaluatedAt: evaluatedAt,
         firstSeen: instant("2024-01-15T08:30:00Z"),
         managementURL: URL(string: "https://apps.apple.com/account/subscriptions"), originalApplicationVersion: "1.0",

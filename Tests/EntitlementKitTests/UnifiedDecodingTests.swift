@@ -103,6 +103,6 @@ struct UnifiedDecodingTests {
         #expect(!adapter.recognizes(try JSONValue.parse(#"{"subscriber": {}}"#)))
         let later = try adapter.snapshot(from: data, at: instant("2025-07-01T00:00:01Z"))
         #expect(later.activeEntitlementIds == ["lifetime"])
-        #expect(later.provider == "example")
+        #expect(later.provider == ProviderID(rawValue: "example"))
     }
 }

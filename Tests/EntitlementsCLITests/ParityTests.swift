@@ -17,7 +17,7 @@ struct ParityTests {
     }
 
     func check(
-        _ a: [String], _ b: [String], decoder: SnapshotDecoder? = nil, format: String? = nil,
+        _ a: [String], _ b: [String], decoder: SnapshotDecoder? = nil, format: ProviderID? = nil,
         options: SnapshotDiff.Options = .init()
     ) throws -> (ParityCheck.Outcome, [String]) {
         var readerA = JSONLinesReader(data: Data(a.joined(separator: "\n").utf8))
@@ -115,7 +115,7 @@ struct ParityTests {
 
         let namedGreedy = #"{"appUserId": "bob", "provider": "greedy", "response": {}}"#
         let (outcome, failures) = try check(
-            [bare, record("carol", [])], [bare, namedGreedy], decoder: greedy, format: "toy")
+            [bare, record("carol", [])], [bare, namedGreedy], decoder: greedy, format: ProviderID(rawValue: "toy"))
         #expect(failures == [#"B line 2: provider: "greedy" contradicts the requested format "toy""#])
         #expect(outcome.failuresInA == 0)
         #expect(outcome.failuresInB == 1)

@@ -20,24 +20,24 @@ struct SnapshotDecoderTests {
     }
 
     @Test func formatNamesListTheAdaptersThenUnified() {
-        #expect(decoder.formatNames == ["toy", "unified"])
-        #expect(decoder.isKnownFormat("unified"))
-        #expect(!decoder.isKnownFormat("stripe"))
+        #expect(decoder.formats == [ProviderID(rawValue: "toy"), .unified])
+        #expect(decoder.isKnownFormat(.unified))
+        #expect(!decoder.isKnownFormat(ProviderID(rawValue: "stripe")))
     }
 
     @Test func aVendorDocumentIsDetectedByItsAdapter() throws {
         let snapshot = try decoder.snapshot(
             from: data(#"{"toy": {"user": "alice", "entitlements": [{"id": "premium", "expires": null}]}}"#), at: now)
-        #expect(snapshot.provider == "toy")
+        #expect(snapshot.provider == ProviderID(rawValue: "toy"))
         #expect(snapshot.activeEntitlementIds == ["premium"])
     }
 
     @Test func aUnifiedSnapshotIsDetectedBySchemaVersionAndReEvaluated() throws {
         let original = TestValues.snapshot(
-            "alice", provider: "revenuecat", [TestValues.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
+            "alice", provider: .revenueCat, [TestValues.entitlement("premium", expires: "2025-07-01T00:00:00Z")])
         let later = TestValues.date("2025-08-01T00:00:00Z")
         let snapshot = try decoder.snapshot(from: original.canonicalJSONData(), at: later)
-        #expect(snapshot.provider == "revenuecat")
+        #expect(snapshot.provider == .revenueCat)
         #expect(snapshot.evaluatedAt == later)
         #expect(snapshot.activeEntitlementIds.isEmpty)
     }
@@ -57,7 +57,7 @@ struct SnapshotDecoderTests {
 
     @Test func aNamedFormatSkipsDetection() {
         let error = documentError {
-            _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: "unified", at: now)
+            _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: .unified, at: now)
         }
         #expect(error?.kind == .missingField)
         #expect(error?.path.description == "schemaVersion")
@@ -96,7 +96,7 @@ struct SnapshotDecoderTests {
 
     @Test func anEnvelopesProviderMustAgreeWithTheRequestedFormat() {
         let record = #"{"provider": "toy", "response": {"toy": {"entitlements": []}}}"#
-        let error = documentError { _ = try decoder.snapshot(fromRecord: data(record), format: "unified", at: now) }
+        let error = documentError { _ = try decoder.snapshot(fromRecord: data(record), format: .unified, at: now) }
         #expect(error?.kind == .inconsistent)
         #expect(error?.path.description == "provider")
     }

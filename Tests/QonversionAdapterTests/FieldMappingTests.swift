@@ -12,7 +12,7 @@ struct FieldMappingTests {
              "apple_extra": {"original_application_version": "142"}, "permissions": []}}
             """
         let snapshot = try qonversionSnapshot(json)
-        #expect(snapshot.provider == "qonversion")
+        #expect(snapshot.provider == .qonversion)
         #expect(snapshot.appUserId == "QON_abc")
         #expect(snapshot.requestDate == instant("2025-06-01T11:59:58Z"))
         #expect(snapshot.originalApplicationVersion == "142")

@@ -11,7 +11,7 @@ struct FormatRecognitionTests {
     }
 
     @Test func providerIdIsQonversion() {
-        #expect(adapter.provider == "qonversion")
+        #expect(adapter.provider == .qonversion)
     }
 
     @Test(

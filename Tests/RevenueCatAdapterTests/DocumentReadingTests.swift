@@ -11,7 +11,7 @@ struct DocumentReadingTests {
     @Test("provider id and format recognition")
     func recognition() throws {
         let adapter = RevenueCatAdapter()
-        #expect(adapter.provider == "revenuecat")
+        #expect(adapter.provider == .revenueCat)
         #expect(adapter.recognizes(try JSONValue.parse(SubscriberDocument.monthlyPro().data)))
         #expect(adapter.recognizes(try JSONValue.parse(Data(#"{"subscriber": null}"#.utf8))))
         #expect(!adapter.recognizes(try JSONValue.parse(Data(#"{"data": {"permissions": []}}"#.utf8))))
@@ -28,7 +28,7 @@ struct DocumentReadingTests {
             "\"original_purchase_date\": \"2025-03-02T08:10:11Z\"",
         ]
         let snapshot = try document.snapshot()
-        #expect(snapshot.provider == "revenuecat")
+        #expect(snapshot.provider == .revenueCat)
         #expect(snapshot.appUserId == "user_48213")
         #expect(snapshot.originalAppUserId == "user_48213")
         #expect(snapshot.requestDate == (try date("2025-09-15T10:00:00Z")))

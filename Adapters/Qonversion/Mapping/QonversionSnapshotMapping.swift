@@ -7,7 +7,7 @@ extension EntitlementSnapshot {
     /// Two elements with the same entitlement id make the document ambiguous (the SDKs silently keep
     /// the later one, which may withdraw or grant access depending on order), so that is an
     /// `inconsistent` error naming the second element.
-    init(qonversion document: QonversionWireDocument, provider: String, at instant: Date) throws(DocumentError) {
+    init(qonversion document: QonversionWireDocument, provider: ProviderID, at instant: Date) throws(DocumentError) {
         var firstPathById: [String: JSONPath] = [:]
         var entitlements: [Entitlement] = []
         entitlements.reserveCapacity(document.entitlements.count)

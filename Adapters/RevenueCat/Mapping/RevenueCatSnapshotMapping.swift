@@ -7,7 +7,7 @@ import Foundation
 
 extension RevenueCatResponse {
     /// The unified snapshot of this response evaluated at `instant`.
-    func snapshot(provider: String, at instant: Date) -> EntitlementSnapshot {
+    func snapshot(provider: ProviderID, at instant: Date) -> EntitlementSnapshot {
         let purchases = subscriber.purchasesByProductId
         // An entitlement whose product is in neither `subscriptions` nor `non_subscriptions` is left out,
         // as RevenueCat's SDKs do: without its purchase nothing but the dates would be known.

@@ -10,7 +10,7 @@ public struct UnifiedSnapshotAdapter: EntitlementAdapter {
     public init() {}
 
     /// `unified`.
-    public var provider: String { "unified" }
+    public var provider: ProviderID { .unified }
 
     /// An object with a `schemaVersion` member.
     public func recognizes(_ document: JSONValue) -> Bool {

@@ -31,7 +31,7 @@ extension EntitlementSnapshot {
             entitlements.append(entitlement)
         }
         self.init(
-            provider: provider,
+            provider: ProviderID(rawValue: provider),
             appUserId: try root.nullable("appUserId")?.string(),
             originalAppUserId: try root.nullable("originalAppUserId")?.string(),
             requestDate: try root.nullable("requestDate")?.date(),

@@ -7,7 +7,7 @@ extension EntitlementSnapshot {
     public var jsonValue: JSONValue {
         .object([
             "schemaVersion": .integer(Int64(Self.schemaVersion)),
-            "provider": .string(provider),
+            "provider": .string(provider.rawValue),
             "appUserId": appUserId.json,
             "originalAppUserId": originalAppUserId.json,
             "requestDate": requestDate.json,

@@ -18,7 +18,7 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public static let schemaVersion = 1
 
     /// The adapter that produced it: `revenuecat`, `qonversion`, …
-    public var provider: String
+    public var provider: ProviderID
     /// The customer the response belongs to.
     public var appUserId: String?
     /// The first app user id the backend knew for this customer (RevenueCat).
@@ -44,7 +44,7 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// create them at the same `evaluatedAt`. Ids must be unique: of two entitlements with one id, the
     /// later in `entitlements` is kept. (Adapters refuse documents with duplicate ids before this point.)
     public init(
-        provider: String,
+        provider: ProviderID,
         appUserId: String? = nil,
         originalAppUserId: String? = nil,
         requestDate: Date? = nil,

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 public protocol EntitlementAdapter: Sendable {
     /// The provider id written into snapshots and accepted by `--from`: `revenuecat`, `qonversion`.
-    var provider: String { get }
+    var provider: ProviderID { get }
 
     /// Whether `document` has this format's shape. Cheap and structural (top-level keys, not field
     /// values), so a CLI can pick an adapter for an unlabelled file. At most one adapter should claim a

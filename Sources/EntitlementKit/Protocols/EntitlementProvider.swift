@@ -1,20 +1,84 @@
 import Foundation
 
-/// An asynchronous source of a customer's snapshots, with the identity operations every backend has.
+/// A backend the runtime client can ask about a customer: a live HTTP backend, a simulated one in tests,
+/// a recorded one.
 ///
-/// This is the seam for the runtime client: a live HTTP provider, a cache, a simulated backend in
-/// tests. An app holds one `EntitlementProvider` and asks it ``snapshot(at:)``; swapping backends means
-/// swapping the provider, not the paywall code.
+/// Every operation names the app user id it acts for (the client owns identity; a provider keeps no
+/// "current user") and answers with that customer's snapshot as the backend sees it now. Snapshots come
+/// from the provider's adapter (one decoding path) and carry the backend's ``EntitlementSnapshot/requestDate``
+/// when it sends one; the client re-evaluates every answer at its trusted instant, so the instant a
+/// provider evaluates at does not decide access.
+///
+/// Failures are ``EntitlementClientError``s with the client's stable codes (`offline`,
+/// `backendUnavailable`, `credentialsRefused`, `badResponse`, `receiptInUseByOtherUser`, …).
 public protocol EntitlementProvider: Sendable {
-    /// The provider id of the snapshots it returns.
-    var provider: String { get }
+    /// The backend's provider id, written into its snapshots.
+    var provider: ProviderID { get }
 
-    /// The current customer's snapshot, evaluated at `instant`.
-    func snapshot(at instant: Date) async throws -> EntitlementSnapshot
+    /// A new anonymous app user id in the backend's own form (RevenueCat `$RCAnonymousID:` + 32
+    /// lowercase hex digits, Qonversion `QON_` + 32 lowercase hex digits).
+    func makeAnonymousAppUserId() -> String
 
-    /// Switches to the customer `appUserId` and returns their snapshot, evaluated at `instant`.
-    func logIn(_ appUserId: String, at instant: Date) async throws -> EntitlementSnapshot
+    /// Whether `appUserId` has the backend's anonymous form.
+    func isAnonymous(_ appUserId: String) -> Bool
 
-    /// Forgets the identified customer and returns to an anonymous one.
-    func logOut() async throws
+    /// The customer's current snapshot (`GET /v1/subscribers/{id}`, Qonversion's user init).
+    func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot
+
+    /// Moves the device from `currentAppUserId` to `newAppUserId`; the backend decides aliasing.
+    func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
+        -> LogInResult
+
+    /// Posts what the store holds for this device (a restore or a sync) as `appUserId` and answers with
+    /// the customer's snapshot afterwards.
+    func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+
+    /// Reports a purchase the store just completed as `appUserId` and answers with the customer's
+    /// snapshot afterwards, so the app never shows a stale answer right after a purchase.
+    func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+}
+
+/// The backend's answer to a logIn.
+public struct LogInResult: Sendable, Hashable {
+    /// The snapshot of the customer the device now reads.
+    public let snapshot: EntitlementSnapshot
+    /// Whether the backend created a new customer for the id.
+    public let created: Bool
+
+    /// Creates a logIn answer.
+    public init(snapshot: EntitlementSnapshot, created: Bool) {
+        self.snapshot = snapshot
+        self.created = created
+    }
+}
+
+/// What the device's store holds, as a backend receives it: an App Store receipt or signed transaction,
+/// a Google Play purchase token, or (in the simulated backend) a store account.
+public struct StoreReceipt: Sendable, Hashable {
+    /// The store that issued it.
+    public let store: Store
+    /// The store's proof: a base64 App Store receipt, a StoreKit 2 JWS, a Play purchase token.
+    public let token: String
+
+    /// Wraps a store's proof of purchase.
+    public init(store: Store, token: String) {
+        self.store = store
+        self.token = token
+    }
+}
+
+/// A purchase the store just completed.
+public struct StorePurchase: Sendable, Hashable {
+    /// The receipt (or token) that proves it.
+    public let receipt: StoreReceipt
+    /// The product bought.
+    public let productId: String
+
+    /// Describes a completed purchase.
+    public init(receipt: StoreReceipt, productId: String) {
+        self.receipt = receipt
+        self.productId = productId
+    }
 }

@@ -27,7 +27,8 @@ struct CommandContext {
 
     /// The snapshot of one document (a vendor response, a unified snapshot or a JSON Lines envelope).
     /// A document that fails is a `65` failure naming the input, the path, the value and the reason.
-    func snapshot(of input: InputFile, format: String?, at instant: Date) throws(CommandFailure) -> EntitlementSnapshot
+    func snapshot(of input: InputFile, format: ProviderID?, at instant: Date) throws(CommandFailure)
+        -> EntitlementSnapshot
     {
         let data = try input.readAll()
         do {
@@ -73,12 +74,13 @@ enum CommonOptions {
 
     /// `--from`, checked against the known formats.
     static func format(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure)
-        -> String?
+        -> ProviderID?
     {
-        guard let name = arguments.value("--from") else { return nil }
+        guard let text = arguments.value("--from") else { return nil }
+        let name = ProviderID(named: text)
         guard context.decoder.isKnownFormat(name) else {
             throw .usage(
-                "--from: \(JSONValue.string(name).compactText) is not a known provider (\(context.decoder.formatNames.joined(separator: ", ")))",
+                "--from: \(JSONValue.string(text).compactText) is not a known provider (\(context.decoder.formats.map(\.rawValue).joined(separator: ", ")))",
                 command: command)
         }
         return name

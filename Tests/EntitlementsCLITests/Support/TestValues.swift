@@ -32,7 +32,8 @@ enum TestValues {
     }
 
     static func snapshot(
-        _ appUserId: String?, provider: String = "test", _ entitlements: [Entitlement], at instant: Date = now
+        _ appUserId: String?, provider: ProviderID = ProviderID(rawValue: "test"), _ entitlements: [Entitlement],
+        at instant: Date = now
     ) -> EntitlementSnapshot {
         EntitlementSnapshot(provider: provider, appUserId: appUserId, evaluatedAt: instant, entitlements: entitlements)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// A deliberately tiny vendor format for testing format detection and bulk conversion without a real
 /// backend's adapter: `{"toy": {"user": "alice", "entitlements": [{"id": "premium", "expires": "…" | null}]}}`.
 struct ToyAdapter: EntitlementAdapter {
-    var provider: String { "toy" }
+    var provider: ProviderID { ProviderID(rawValue: "toy") }
 
     func recognizes(_ document: JSONValue) -> Bool {
         document["toy"] != nil
@@ -31,7 +31,7 @@ struct ToyAdapter: EntitlementAdapter {
 
 /// Another format whose recognizer overlaps the toy one, to test ambiguous detection.
 struct GreedyAdapter: EntitlementAdapter {
-    var provider: String { "greedy" }
+    var provider: ProviderID { ProviderID(rawValue: "greedy") }
 
     func recognizes(_ document: JSONValue) -> Bool {
         if case .object = document { return true }

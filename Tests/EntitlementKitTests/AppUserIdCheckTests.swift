@@ -1,4 +1,4 @@
-import EntitlementKitMigration
+import EntitlementKit
 import Testing
 
 @Suite("AppUserIdCheck: usable app user ids")
