@@ -38,7 +38,7 @@ let package = Package(
             name: "EntitlementKitFixtures",
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
-            exclude: ["README.md"],
+            exclude: ["README.md", "malformed"],
             resources: [.copy("revenuecat"), .copy("qonversion"), .copy("cross-provider")]
         ),
 
@@ -69,6 +69,13 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitFixtures",
+            ]
+        ),
+        // The malformed-input corpus (Fixtures/malformed) through the adapters and the built tool.
+        .testTarget(
+            name: "MalformedInputTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitMigration",
             ]
         ),
     ],

@@ -86,7 +86,7 @@ public struct JSONLinesReader {
             }
             searchStart = buffer.count
             // One byte of slack for the `\r` of a `\r\n` line break.
-            if buffer.count - lineStart > maximumLineLength + 1 {
+            if buffer.count - lineStart - 1 > maximumLineLength {
                 // Forget the long line's bytes as they come; only its length is reported.
                 skippingLongLine = true
                 skippedBytes += buffer.count - lineStart

@@ -71,11 +71,13 @@ extension JSONNode {
         try optional(key)?.date()
     }
 
-    /// The member `key` as a non-negative count, `nil` when absent or `null`.
+    /// The member `key` as a count, `nil` when absent or `null`. At most `Int32.max`, the largest count the
+    /// unified form stores, so every accepted response can be stored and read back.
     func optionalCount(_ key: String) throws(DocumentError) -> Int? {
         guard let node = try optional(key) else { return nil }
         let count = try node.integer()
         guard count >= 0 else { throw node.invalid("must not be negative") }
+        guard count <= Int64(Int32.max) else { throw node.invalid("is larger than any count (2147483647)") }
         return Int(count)
     }
 

@@ -26,7 +26,7 @@ extension EntitlementSnapshot {
             guard entitlement.id == key else {
                 throw DocumentError(
                     kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
-                    reason: "differs from the entitlement's key \(JSONWriter.quoted(key))")
+                    reason: "differs from the entitlement's key \(JSONPath.quotedKey(key))")
             }
             entitlements.append(entitlement)
         }

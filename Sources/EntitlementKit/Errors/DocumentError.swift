@@ -31,6 +31,7 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// there is no value (a missing member).
     public var value: String?
     /// What is wrong, phrased to follow the value: `is not an ISO 8601 date`, `must be a string`.
+    /// Shortened to ``maximumReasonLength`` characters, as it may quote the document (a vendor's message).
     public var reason: String
     /// The 1-based line in the document's text, for syntax errors. Printed after the reason, so a
     /// JSON Lines reader's own `line N:` (the record's line in the file) is never confused with it.
@@ -39,12 +40,16 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The longest value quoted in a message.
     public static let maximumValueLength = 60
 
+    /// The longest reason kept. With ``maximumValueLength``, ``JSONPath/maximumKeyLength`` and
+    /// ``JSONValue/maximumNestingDepth`` it bounds a description, whatever the size of the document.
+    public static let maximumReasonLength = 240
+
     /// Creates an error.
     public init(kind: Kind, path: JSONPath, value: String? = nil, reason: String, line: Int? = nil) {
         self.kind = kind
         self.path = path
-        self.value = value.map(Self.shortened)
-        self.reason = reason
+        self.value = value.map { Self.shortened($0) }
+        self.reason = Self.shortened(reason, to: Self.maximumReasonLength)
         self.line = line
     }
 
@@ -63,8 +68,8 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         return text
     }
 
-    static func shortened(_ text: String) -> String {
-        guard text.count > maximumValueLength else { return text }
-        return String(text.prefix(maximumValueLength - 1)) + "…"
+    static func shortened(_ text: String, to length: Int = maximumValueLength) -> String {
+        guard text.utf8.count > length, text.count > length else { return text }
+        return String(text.prefix(length - 1)) + "…"
     }
 }

@@ -90,14 +90,14 @@ struct JSONParser {
             skipWhitespace()
             guard position < bytes.count else { throw failure("the document ends inside an object") }
             guard bytes[position] == UInt8(ascii: ":") else {
-                throw failure("expected ':' after key \(JSONWriter.quoted(key)), found \(describeCurrent())")
+                throw failure("expected ':' after key \(JSONPath.quotedKey(key)), found \(describeCurrent())")
             }
             position += 1
             skipWhitespace()
             path.append(.key(key))
             let value = try parseValue(depth: depth)
             if members.updateValue(value, forKey: key) != nil {
-                throw failure("duplicate key \(JSONWriter.quoted(key)) makes the object ambiguous")
+                throw failure("duplicate key \(JSONPath.quotedKey(key)) makes the object ambiguous")
             }
             path.removeLast()
             skipWhitespace()
@@ -269,7 +269,9 @@ struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text), double.isFinite else { throw failure("the number \(text) is out of range") }
+        guard let double = Double(text), double.isFinite else {
+            throw failure("the number \(DocumentError.shortened(text)) is out of range")
+        }
         return .double(double)
     }
 

@@ -30,7 +30,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         JSONPath(components: components + [.index(index)])
     }
 
-    /// Dotted form; keys that are not plain identifiers are written `["a key"]`, the root is `$`.
+    /// Dotted form; keys that are not plain identifiers are written `["a key"]`, the root is `$`. A key
+    /// longer than ``maximumKeyLength`` characters is written shortened, `["kkk…"]`, so a hostile
+    /// document cannot make an error message as large as itself.
     public var description: String {
         if components.isEmpty { return "$" }
         var text = ""
@@ -39,15 +41,24 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case .index(let index):
                 text += "[\(index)]"
             case .key(let key):
-                if Self.isPlainKey(key) {
+                if key.utf8.count <= Self.maximumKeyLength, Self.isPlainKey(key) {
                     if !text.isEmpty { text += "." }
                     text += key
                 } else {
-                    text += "[" + JSONWriter.quoted(key) + "]"
+                    text += "[" + Self.quotedKey(key) + "]"
                 }
             }
         }
         return text
+    }
+
+    /// The longest key, in characters, written whole in a path or a message.
+    public static let maximumKeyLength = 60
+
+    /// `key` as a JSON string for messages, shortened to ``maximumKeyLength`` characters.
+    static func quotedKey(_ key: String) -> String {
+        guard key.utf8.count > maximumKeyLength, key.count > maximumKeyLength else { return JSONWriter.quoted(key) }
+        return JSONWriter.quoted(String(key.prefix(maximumKeyLength - 1)) + "…")
     }
 
     private static func isPlainKey(_ key: String) -> Bool {

@@ -144,8 +144,14 @@ extension Date {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// Whole milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest.
+    /// Whole milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest. Saturates at the ends of
+    /// `Int64` (and is 0 for a NaN date) instead of trapping: no date a document can hold comes near, but an
+    /// app can build any `Date`.
     public var millisecondsSince1970: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        if milliseconds.isNaN { return 0 }
+        if milliseconds >= 0x1p63 { return .max }
+        if milliseconds < -0x1p63 { return .min }
+        return Int64(milliseconds)
     }
 }

@@ -1,0 +1,13 @@
+// fuzz-modules: EntitlementKitQonversion
+// fuzz-seeds: Fixtures/qonversion Fixtures/cross-provider/carol.qonversion.json Fixtures/cross-provider/heidi.qonversion.json Fixtures/malformed
+import EntitlementKit
+import EntitlementKitQonversion
+import Foundation
+
+/// Qonversion's launch result and v3/v4 lists through the adapter.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzQonversion(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    exercise { () throws(DocumentError) in try QonversionAdapter().snapshot(from: data, at: fuzzInstant) }
+    return 0
+}

@@ -1,0 +1,13 @@
+// fuzz-modules: EntitlementKitRevenueCat
+// fuzz-seeds: Fixtures/revenuecat Fixtures/cross-provider/carol.revenuecat.json Fixtures/cross-provider/heidi.revenuecat.json Fixtures/malformed
+import EntitlementKit
+import EntitlementKitRevenueCat
+import Foundation
+
+/// RevenueCat's subscriber JSON through the adapter, as an app or the CLI reads a response.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRevenueCat(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    exercise { () throws(DocumentError) in try RevenueCatAdapter().snapshot(from: data, at: fuzzInstant) }
+    return 0
+}

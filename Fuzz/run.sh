@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds and runs one libFuzzer target for SECONDS; exits non-zero on any crash, leak, timeout or
+# out-of-memory (libFuzzer's own status), zero when the time ran out cleanly.
+#
+#   Fuzz/run.sh --list              the target names
+#   Fuzz/run.sh TARGET SECONDS      build, then fuzz TARGET for SECONDS
+#   Fuzz/run.sh TARGET SECONDS -- LIBFUZZER_FLAGS...   (e.g. -jobs=2, -runs=N)
+#
+# The library targets a harness needs (its `// fuzz-modules:` line) are built by SwiftPM in release
+# mode with coverage and AddressSanitizer into .build/fuzz; the harness (Fuzz/Targets/TARGET.swift plus
+# Fuzz/Support/*.swift) is linked against every object that build produced. The corpus grows in
+# .build/fuzz/corpus/TARGET and is seeded from the Fixtures/ paths on the harness's `// fuzz-seeds:`
+# line; a crashing input is written to .build/fuzz/artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+targets_dir=Fuzz/Targets
+
+if ! command -v swift >/dev/null 2>&1; then export PATH="$PATH:/opt/swift/usr/bin"; fi
+
+list_targets() {
+  for file in "$targets_dir"/*.swift; do basename "$file" .swift; done
+}
+
+if [[ ${1:-} == "--list" ]]; then list_targets; exit 0; fi
+if [[ $# -lt 2 ]]; then
+  echo "usage: Fuzz/run.sh --list | TARGET SECONDS [-- LIBFUZZER_FLAGS...]" >&2
+  exit 64
+fi
+target=$1
+seconds=$2
+shift 2
+if [[ ${1:-} == "--" ]]; then shift; fi
+harness="$targets_dir/$target.swift"
+[[ -f $harness ]] || { echo "fuzz: no target '$target' (try --list)" >&2; exit 64; }
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz: SECONDS must be a whole number" >&2; exit 64; }
+
+scratch=.build/fuzz
+mkdir -p "$scratch"
+modules=$(sed -n 's|^// fuzz-modules: ||p' "$harness")
+seeds=$(sed -n 's|^// fuzz-seeds: ||p' "$harness")
+
+# 1. The libraries, instrumented. SwiftPM builds one `--target` per call; later calls are incremental.
+for module in $modules; do
+  swift build -c release --scratch-path "$scratch" --target "$module" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -g >"$scratch/build.log" 2>&1 \
+    || { cat "$scratch/build.log" >&2; echo "fuzz: building $module failed" >&2; exit 1; }
+done
+
+# 2. The harness, linked against every library object of that build (executables and tests are never
+#    built there, so no second `main` can come in).
+objects=()
+for directory in "$scratch"/release/*.build; do
+  for object in "$directory"/*.o; do [[ -e $object ]] && objects+=("$object"); done
+done
+mkdir -p "$scratch/bin" "$scratch/corpus/$target" "$scratch/artifacts"
+binary="$scratch/bin/fuzz-$target"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_$target" \
+  -I "$scratch/release/Modules" "$harness" Fuzz/Support/*.swift "${objects[@]}" -o "$binary" 2>&1 \
+  | grep -v "Cannot export local symbol" >&2 || true
+[[ -x $binary ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }
+
+# 3. Fuzz. libFuzzer adds new inputs to the first corpus directory only; the seeds stay untouched.
+seed_dirs=()
+seed_scratch="$scratch/seeds/$target"
+rm -rf "$seed_scratch" && mkdir -p "$seed_scratch"
+for seed in $seeds; do
+  if [[ -d $seed ]]; then cp "$seed"/* "$seed_scratch"/ 2>/dev/null || true; elif [[ -f $seed ]]; then cp "$seed" "$seed_scratch"/; fi
+done
+seed_dirs+=("$seed_scratch")
+log="$scratch/$target.log"
+echo "fuzz: $target for ${seconds}s"
+set +e
+# Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
+SWIFT_BACKTRACE=enable=no "$binary" "$scratch/corpus/$target" "${seed_dirs[@]}" \
+  -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+  -artifact_prefix="$scratch/artifacts/$target-" -print_final_stats=1 "$@" >"$log" 2>&1
+status=$?
+set -e
+executions=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n 1 || true)
+if [[ $status -ne 0 ]]; then
+  tail -n 60 "$log" >&2
+  echo "fuzz: $target FAILED (status $status) after ${executions:-?} executions; input in $scratch/artifacts/" >&2
+  exit 1
+fi
+echo "fuzz: $target ok: ${executions:-?} executions in ${seconds}s, no crash, leak or timeout"
