@@ -35,7 +35,8 @@ harness="$targets_dir/$target.swift"
 [[ -f $harness ]] || { echo "fuzz: no target '$target' (try --list)" >&2; exit 64; }
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz: SECONDS must be a whole number" >&2; exit 64; }
 
-scratch=.build/fuzz
+# FUZZ_SCRATCH moves the build, corpus and artifacts (a long run beside CI's short ones).
+scratch=${FUZZ_SCRATCH:-.build/fuzz}
 mkdir -p "$scratch"
 modules=$(sed -n 's|^// fuzz-modules: ||p' "$harness")
 seeds=$(sed -n 's|^// fuzz-seeds: ||p' "$harness")
@@ -47,11 +48,14 @@ for module in $modules; do
     || { cat "$scratch/build.log" >&2; echo "fuzz: building $module failed" >&2; exit 1; }
 done
 
-# 2. The harness, linked against every library object of that build (executables and tests are never
-#    built there, so no second `main` can come in).
+# 2. The harness, linked against the objects of every library target that build holds: those its
+#    current output file map lists (a file moved out of a target leaves a stale object behind), never an
+#    executable's or a test's (they are not built there, so no second `main` comes in).
 objects=()
-for directory in "$scratch"/release/*.build; do
-  for object in "$directory"/*.o; do [[ -e $object ]] && objects+=("$object"); done
+for map in "$scratch"/release/*.build/output-file-map.json; do
+  while IFS= read -r object; do
+    [[ -e $object ]] && objects+=("$object")
+  done < <(grep -o '"object" *: *"[^"]*"' "$map" | sed 's/^"object" *: *"//; s/"$//')
 done
 mkdir -p "$scratch/bin" "$scratch/corpus/$target" "$scratch/artifacts"
 binary="$scratch/bin/fuzz-$target"
