@@ -21,7 +21,10 @@ func checkRefusal(_ error: DocumentError) {
     }
 }
 
-/// An accepted document yields a snapshot the library can store and read back unchanged.
+/// An accepted document yields a snapshot the library can store and read back: the same canonical bytes,
+/// and the same access now and at every later instant (a cache entry is only ever judged later). Earlier
+/// instants are not compared: the unified form does not say that an already-expired entitlement was also
+/// revoked by the vendor, which only matters before its expiry.
 func checkSnapshot(_ snapshot: EntitlementSnapshot) {
     let stored = snapshot.canonicalJSONData()
     let restored: EntitlementSnapshot
@@ -30,11 +33,14 @@ func checkSnapshot(_ snapshot: EntitlementSnapshot) {
     } catch {
         fatalError("the library refuses its own output: \(error)\n\(String(decoding: stored, as: UTF8.self))")
     }
-    if restored != snapshot {
+    if restored.canonicalJSONData() != stored {
         fatalError("the stored snapshot reads back different:\n\(String(decoding: stored, as: UTF8.self))")
     }
-    if restored.activeEntitlementIds != snapshot.activeEntitlementIds {
-        fatalError("access changed through storage")
+    for days in [0.0, 1, 30, 365, 3650] {
+        let later = snapshot.evaluatedAt.addingTimeInterval(days * 86_400)
+        if restored.evaluated(at: later).activeEntitlementIds != snapshot.evaluated(at: later).activeEntitlementIds {
+            fatalError("access \(days) days later changed through storage:\n\(String(decoding: stored, as: UTF8.self))")
+        }
     }
 }
 
