@@ -8,11 +8,11 @@ import Testing
 /// and path.
 @Suite("Qonversion fixtures")
 struct QonversionFixtureTests {
-    static let scenarios = (try? FixtureCatalog.scenarios(provider: "qonversion")) ?? []
+    static let scenarios = (try? FixtureCatalog.scenarios(provider: .qonversion)) ?? []
 
     @Test("the catalog is complete and well paired")
     func catalog() throws {
-        let scenarios = try FixtureCatalog.scenarios(provider: "qonversion")
+        let scenarios = try FixtureCatalog.scenarios(provider: .qonversion)
         let mapped = scenarios.filter { if case .snapshot = $0.expectation { true } else { false } }
         let failing = scenarios.filter { if case .failure = $0.expectation { true } else { false } }
         #expect(mapped.count >= 16)
