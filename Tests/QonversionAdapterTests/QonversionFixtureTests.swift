@@ -22,6 +22,8 @@ struct QonversionFixtureTests {
             "offer-code", "manual-grant", "sandbox", "unknown-raw-values", "outage-minimal", "refund-subscription",
             "refund-lifetime", "stale-active-past-expiry", "several-entitlements", "v3-rest-list", "v4-rest-list",
             "success-false", "permissions-not-array", "element-without-id", "active-wrong-type", "truncated-json",
+            "success-true-empty-data", "attribution-reply", "eligibility-reply", "numeric-transaction-ids",
+            "transaction-id-fraction",
         ]
         let names = Set(scenarios.map(\.name))
         for name in required {

@@ -19,6 +19,7 @@ struct FixtureScenarioTests {
             "sandbox",
             "google-base-plan", "unknown-raw-values", "refunded", "one-product-two-entitlements", "orphan-entitlement",
             "at-expiry-boundary", "legacy-purchaserinfo", "cached-customerinfo", "several-non-subscription-purchases",
+            "billing-issue-and-unsubscribe",
         ]
         #expect(Set(required).subtracting(names).isEmpty, "missing: \(Set(required).subtracting(names).sorted())")
     }
@@ -30,7 +31,9 @@ struct FixtureScenarioTests {
             #expect(try !FixtureCatalog.scenarios(provider: provider).isEmpty, "\(provider)")
             #expect(try FixtureCatalog.scenarios(provider: provider).allSatisfy { $0.provider == provider })
         }
-        #expect(throws: FixtureCatalogError.missingFolder(.unified)) { try FixtureCatalog.scenarios(provider: .unified) }
+        #expect(throws: FixtureCatalogError.missingFolder(.unified)) {
+            try FixtureCatalog.scenarios(provider: .unified)
+        }
     }
 
     @Test("maps like its expectation", arguments: scenarios)
