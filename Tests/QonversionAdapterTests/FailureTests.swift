@@ -33,7 +33,7 @@ struct FailureTests {
             kind: .unrecognizedFormat, path: "data"),
         Case(
             name: "eligibility reply",
-            json: #"{"success": true, "data": {"products_enriched": {"pro": {"intro_eligibility_status": "eligible"}}}}"#,
+            json: #"{"success": true, "data": {"products_enriched": {"pro": {"intro_eligibility_status": "x"}}}}"#,
             kind: .unrecognizedFormat, path: "data"),
         Case(
             name: "identity reply", json: #"{"success": true, "data": {"anon_id": "QON_1"}}"#,
