@@ -47,8 +47,9 @@ enum ParityCommand: Command {
         if inputA.isStandardInput, inputB.isStandardInput {
             throw .usage("A and B cannot both be standard input", command: definition.name)
         }
-        var readerA = try inputA.lineReader()
-        var readerB = try inputB.lineReader()
+        // Not 65: parity answers "not proven" (1) whenever records could not be compared.
+        var readerA = try inputA.lineReader(notJSONLines: .negative)
+        var readerB = try inputB.lineReader(notJSONLines: .negative)
         let check = ParityCheck(decoder: context.decoder, format: format, at: instant, options: options)
         let outcome: ParityCheck.Outcome
         do {
