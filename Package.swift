@@ -62,7 +62,9 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
+        .testTarget(
+            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+        ),
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
@@ -77,9 +79,12 @@ let package = Package(
             name: "QonversionAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
+        .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",
             dependencies: [
+                "entitlements",
                 "EntitlementKit",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
