@@ -15,7 +15,12 @@ public enum FixtureCatalog {
 
     /// The folder holding `provider`'s fixtures inside the resource bundle, named by its raw value.
     public static func directory(provider: ProviderID) -> URL? {
-        Bundle.module.url(forResource: provider.rawValue, withExtension: nil)
+        directory(named: provider.rawValue)
+    }
+
+    /// A top-level folder of the resource bundle: a provider's fixtures, `scenarios`, `cross-provider`.
+    public static func directory(named folder: String) -> URL? {
+        Bundle.module.url(forResource: folder, withExtension: nil)
     }
 
     /// Every scenario of `provider`, sorted by name. A response without an expectation file, or an
@@ -28,7 +33,7 @@ public enum FixtureCatalog {
     /// Every scenario in `directory` (`<name>.json` with `<name>.expected.json` or
     /// `<name>.expected-error.json`), sorted by name; `provider` labels them. Unpaired files are an error,
     /// as for the bundled folders.
-    public static func scenarios(in directory: URL, provider: String) throws -> [FixtureScenario] {
+    public static func scenarios(in directory: URL, provider: ProviderID) throws -> [FixtureScenario] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         let files = Set(names)
         var scenarios: [FixtureScenario] = []

@@ -8,7 +8,7 @@ import Foundation
 public enum BundledScenarios {
     /// The folder holding them inside the fixtures module's resources.
     public static var directory: URL? {
-        FixtureCatalog.directory(provider: "scenarios")
+        FixtureCatalog.directory(named: "scenarios")
     }
 
     /// Every bundled scenario file, sorted by name.
