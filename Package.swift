@@ -53,6 +53,8 @@ let package = Package(
         ),
 
         .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
+        // The runtime client against an in-test provider, injected clocks and real cache files.
+        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
         .testTarget(
             name: "RevenueCatAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]
