@@ -48,14 +48,14 @@ public struct EntitlementUpdates: AsyncSequence, Sendable {
 final class UpdateBroadcaster: @unchecked Sendable {
     private struct Subscriber {
         let continuation: AsyncStream<EntitlementSnapshot>.Continuation
-        var lastYielded: EntitlementSnapshot?
+        var lastYielded: Comparable?
     }
 
     // Guards every stored property below.
     private let lock = NSLock()
     private var subscribers: [Int: Subscriber] = [:]
     private var nextSubscriberId = 0
-    private var lastCounted: EntitlementSnapshot?
+    private var lastCounted: Comparable?
     private var count = 0
     private var isFinished = false
 
@@ -112,11 +112,16 @@ final class UpdateBroadcaster: @unchecked Sendable {
         for continuation in all { continuation.finish() }
     }
 
-    /// The snapshot with the two fields that change on every answer blanked: what "differs" compares.
-    static func comparable(_ snapshot: EntitlementSnapshot) -> EntitlementSnapshot {
-        var copy = snapshot
-        copy.requestDate = nil
-        copy.evaluatedAt = Date(timeIntervalSince1970: 0)
-        return copy
+    /// What "differs" compares: the snapshot's facts with the two fields that change on every answer
+    /// (`requestDate`, `evaluatedAt`) blanked, and which entitlements are active at its instant.
+    struct Comparable: Equatable {
+        let facts: EntitlementSnapshot
+        let activeEntitlementIds: [String]
+    }
+
+    static func comparable(_ snapshot: EntitlementSnapshot) -> Comparable {
+        var facts = snapshot.evaluated(at: Date(timeIntervalSince1970: 0))
+        facts.requestDate = nil
+        return Comparable(facts: facts, activeEntitlementIds: snapshot.activeEntitlementIds)
     }
 }
