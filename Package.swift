@@ -52,7 +52,9 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
+        .testTarget(
+            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+        ),
         // The runtime client against an in-test provider, injected clocks and real cache files.
         .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
         .testTarget(
@@ -63,9 +65,12 @@ let package = Package(
             name: "QonversionAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
+        .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",
             dependencies: [
+                "entitlements",
                 "EntitlementKit",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
