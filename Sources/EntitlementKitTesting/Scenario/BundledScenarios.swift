@@ -1,3 +1,4 @@
+import EntitlementKit
 import EntitlementKitFixtures
 import Foundation
 
