@@ -65,6 +65,8 @@ let package = Package(
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
         ),
+        // The runtime client against an in-test provider, injected clocks and real cache files.
+        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
