@@ -62,7 +62,9 @@ let package = Package(
         // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
-        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
+        .testTarget(
+            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+        ),
         .testTarget(
             name: "RevenueCatAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]
@@ -71,9 +73,12 @@ let package = Package(
             name: "QonversionAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
+        .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",
             dependencies: [
+                "entitlements",
                 "EntitlementKit",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
