@@ -46,7 +46,9 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
 enum TestFixtures {
     /// A recorded vendor response from the fixture catalog.
     static func document(_ provider: String, _ name: String) throws -> String {
-        String(decoding: try FixtureCatalog.scenario(provider: ProviderID(rawValue: provider), name: name).document(), as: UTF8.self)
+        String(
+            decoding: try FixtureCatalog.scenario(provider: ProviderID(rawValue: provider), name: name).document(),
+            as: UTF8.self)
     }
 
     /// Options for tests: short timeouts, recorded waits, a small size cap.
