@@ -28,7 +28,7 @@ public enum FixtureCatalog {
     /// Every scenario in `directory` (`<name>.json` with `<name>.expected.json` or
     /// `<name>.expected-error.json`), sorted by name; `provider` labels them. Unpaired files are an error,
     /// as for the bundled folders.
-    public static func scenarios(in directory: URL, provider: String) throws -> [FixtureScenario] {
+    public static func scenarios(in directory: URL, provider: ProviderID) throws -> [FixtureScenario] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         let files = Set(names)
         var scenarios: [FixtureScenario] = []

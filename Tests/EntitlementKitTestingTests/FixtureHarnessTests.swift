@@ -9,18 +9,18 @@ import Testing
 @Suite("Fixture harness: an adapter against a directory of responses and expected snapshots")
 struct FixtureHarnessTests {
     @Test func theBundledFixturesPass() throws {
-        let revenueCat = try #require(FixtureCatalog.directory(provider: "revenuecat"))
+        let revenueCat = try #require(FixtureCatalog.directory(provider: .revenueCat))
         for result in try FixtureHarness.verify(directory: revenueCat, adapter: RevenueCatAdapter()) {
             #expect(result.passed, "\(result)")
         }
-        let qonversion = try #require(FixtureCatalog.directory(provider: "qonversion"))
+        let qonversion = try #require(FixtureCatalog.directory(provider: .qonversion))
         for result in try FixtureHarness.verify(directory: qonversion, adapter: QonversionAdapter()) {
             #expect(result.passed, "\(result)")
         }
     }
 
     @Test func strictModeFailsEveryUnknownValue() throws {
-        let revenueCat = try #require(FixtureCatalog.directory(provider: "revenuecat"))
+        let revenueCat = try #require(FixtureCatalog.directory(provider: .revenueCat))
         let results = try FixtureHarness.verify(directory: revenueCat, adapter: RevenueCatAdapter(), strict: true)
         let unknown = try #require(results.first { $0.scenario.name == "unknown-raw-values" })
         #expect(!unknown.passed)
@@ -34,7 +34,7 @@ struct FixtureHarnessTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = try #require(FixtureCatalog.directory(provider: "revenuecat"))
+        let source = try #require(FixtureCatalog.directory(provider: .revenueCat))
         try FileManager.default.copyItem(
             at: source.appendingPathComponent("active-monthly.json"),
             to: directory.appendingPathComponent("mine.json"))

@@ -1,3 +1,4 @@
+import EntitlementKit
 import EntitlementKitFixtures
 import Foundation
 
@@ -8,7 +9,7 @@ import Foundation
 public enum BundledScenarios {
     /// The folder holding them inside the fixtures module's resources.
     public static var directory: URL? {
-        FixtureCatalog.directory(provider: "scenarios")
+        FixtureCatalog.directory(provider: ProviderID(rawValue: "scenarios"))
     }
 
     /// Every bundled scenario file, sorted by name.
