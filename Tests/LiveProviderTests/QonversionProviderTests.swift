@@ -164,7 +164,8 @@ import Testing
 
     @Test func anonymousIdsHaveQonversionsForm() throws {
         let configuration = try QonversionProvider.Configuration(projectKey: Self.key)
-        let provider = QonversionProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 3))
+        let provider = QonversionProvider(
+            configuration: configuration, randomNumberGenerator: SeededGenerator(state: 3))
         let id = provider.makeAnonymousAppUserId()
         #expect(id.hasPrefix("QON_"))
         #expect(id.count == 36)

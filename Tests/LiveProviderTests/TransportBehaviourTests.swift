@@ -92,7 +92,9 @@ import Testing
         #expect(error.code == .offline)
         #expect(error.httpStatus == nil)
         #expect(error.message.contains("timed out"))
-        #expect(result.server.requests.count == 2)
+        #expect(error.message.contains("after 2 attempts"))
+        // The second attempt may time out before the server has read its request on a loaded machine.
+        #expect((1...2).contains(result.server.requests.count))
         #expect(result.waits.count == 1)
     }
 
