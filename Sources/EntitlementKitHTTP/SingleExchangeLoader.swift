@@ -145,6 +145,7 @@ final class SingleExchangeLoader: NSObject, URLSessionDataDelegate, @unchecked S
             return "a secure connection could not be established"
         case .cancelled: return "the request was cancelled"
         case .badServerResponse, .cannotParseResponse: return "the server's answer was not valid HTTP"
+        case .unknown: return "the connection failed or closed before the answer was complete"
         default: return "the connection failed (URL error \(urlError.code.rawValue))"
         }
     }

@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitHTTP
+import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
 import LoopbackHTTPServer
@@ -55,6 +56,40 @@ import Testing
         for text in texts {
             #expect(!text.contains(Self.key), "the key leaked into: \(text)")
             #expect(!text.contains("UNIQUE-KEY"), "part of the key leaked into: \(text)")
+        }
+    }
+
+    @Test func qonversionLogsErrorsAndDescriptionsNeverContainTheKey() async throws {
+        let replies: [LoopbackHTTPServer.Reply] = [
+            .json(401, #"{"error": {"code": "control_unauthorized", "message": "Unauthorized"}}"#),
+            .json(500, "{}"), .json(200, #"{"success": false, "data": {}}"#), .drop, .text(404, "<html></html>"),
+        ]
+        var texts: [String] = []
+        let recorder = LogRecorder()
+        for reply in replies {
+            let server = try LoopbackHTTPServer(replies: [reply])
+            defer { server.stop() }
+            for sandbox in [false, true] {
+                let configuration = try QonversionProvider.Configuration(
+                    projectKey: Self.key, baseURL: server.baseURL, sandbox: sandbox,
+                    connection: TestFixtures.options(attempts: 2, sleeper: RecordingSleeper()))
+                texts += Self.texts(of: configuration)
+                let provider = QonversionProvider(configuration: configuration, logger: recorder.logger)
+                texts += Self.texts(of: provider)
+                do {
+                    _ = try await provider.snapshot(for: "QON_0123456789abcdef0123456789abcdef")
+                    Issue.record("expected a failure for \(reply)")
+                } catch {
+                    var dumped = ""
+                    dump(error, to: &dumped)
+                    texts += [error.description, String(reflecting: error), dumped]
+                }
+            }
+            #expect(server.requests.first?.header("Authorization") == "Bearer " + Self.key)
+        }
+        texts += recorder.records.map(\.description)
+        for text in texts {
+            #expect(!text.contains("UNIQUE-KEY"), "the key leaked into: \(text)")
         }
     }
 

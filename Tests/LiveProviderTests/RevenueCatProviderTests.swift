@@ -44,7 +44,13 @@ import Testing
         ])
         defer { server.stop() }
         _ = try await Self.provider(server).snapshot(for: "a b?c#d%e&f=g+h..é")
-        #expect(server.requests.map(\.target) == ["/v1/subscribers/a%20b%3Fc%23d%25e%26f%3Dg%2Bh..%C3%A9"])
+        _ = try await Self.provider(server).snapshot(for: "..")
+        _ = try await Self.provider(server).snapshot(for: "%2F")
+        #expect(
+            server.requests.map(\.target) == [
+                "/v1/subscribers/a%20b%3Fc%23d%25e%26f%3Dg%2Bh..%C3%A9", "/v1/subscribers/%2E%2E",
+                "/v1/subscribers/%252F",
+            ])
     }
 
     @Test func anIdTheBackendRefusesNeverReachesTheNetwork() async throws {

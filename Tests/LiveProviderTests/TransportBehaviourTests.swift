@@ -144,14 +144,17 @@ import Testing
         let result = try await Self.failure([.json(200, #"{"subscriber": {}}"#)])
         let error = try #require(result.error)
         #expect(error.code == .badResponse)
-        #expect(error.documentError?.path.description.isEmpty == false || error.documentError != nil)
+        #expect(error.documentError?.path.description == "request_date")
+        #expect(error.message.hasPrefix("GET /v1/subscribers/{id}: HTTP 200 body refused: request_date"))
     }
 
     @Test func aBodyCutShortOfItsContentLengthIsNeverAccepted() async throws {
         let body = Data(#"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"#.utf8)
         let result = try await Self.failure([.truncated(status: 200, declaredLength: 4000, body: body)])
         let error = try #require(result.error)
-        #expect([.offline, .badResponse].contains(error.code))
+        // The connection ended before the declared body: a connection failure, retried, then offline.
+        #expect(error.code == .offline)
+        #expect(result.server.requests.count == 3)
     }
 
     @Test func aCloseDelimitedTruncatedBodyIsABadResponse() async throws {
@@ -181,5 +184,42 @@ import Testing
         #expect(result.error?.code == .badResponse)
         #expect(result.error?.httpStatus == 302)
         #expect(result.server.requests.count == 1)
+    }
+
+    @Test func cookiesAreNeitherStoredNorSent() async throws {
+        let setCookie: LoopbackHTTPServer.Reply = .json(
+            503, "{}", headers: [.init("Set-Cookie", "session=abc; Path=/"), .init("Retry-After", "0")])
+        let result = try await Self.failure([setCookie, Self.good])
+        #expect(result.error == nil)
+        #expect(result.server.requests.count == 2)
+        #expect(result.server.requests.allSatisfy { $0.header("Cookie") == nil })
+    }
+
+    @Test func cancellingTheTaskEndsAStalledRequestWithoutRetrying() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Int.self)
+        let server = try LoopbackHTTPServer { _, index in
+            arrived.yield(index)
+            return .stall
+        }
+        defer { server.stop() }
+        let sleeper = RecordingSleeper()
+        let configuration = try RevenueCatProvider.Configuration(
+            apiKey: "appl_transport", baseURL: server.baseURL,
+            connection: TestFixtures.options(attempts: 3, timeout: .seconds(20), sleeper: sleeper))
+        let provider = RevenueCatProvider(configuration: configuration)
+        let request = Task { () async throws(EntitlementClientError) -> EntitlementSnapshot in
+            try await provider.snapshot(for: "alice")
+        }
+        for await _ in arrivals { break }
+        request.cancel()
+        let outcome = await request.result
+        guard case .failure(let failure) = outcome, let error = failure as? EntitlementClientError else {
+            Issue.record("a cancelled request answered")
+            return
+        }
+        #expect(error.code == .offline)
+        #expect(error.message.contains("cancelled"))
+        #expect(sleeper.waits.isEmpty)
+        #expect(server.requests.count == 1)
     }
 }

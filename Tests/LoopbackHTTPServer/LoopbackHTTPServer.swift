@@ -156,6 +156,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard connection >= 0 else { continue }
             var timeout = timeval(tv_sec: 1, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            // A client that stops reading must not hold a writing thread forever.
+            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let index: Int = lock.withLock {
                 defer { openConnections += 1 }
                 return openConnections
