@@ -116,6 +116,17 @@ let package = Package(
                 "LoopbackHTTPServer",
             ]
         ),
+        // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes
+        // interrupted at every step and by SIGKILL (through the helper process below), hostile app user ids
+        // on the wire.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitRevenueCat", "LoopbackHTTPServer",
+            ]
+        ),
+        // Stores cache entries in a loop until killed; ReliabilityTests runs it as a separate process.
+        .executableTarget(name: "cache-writer-for-tests", dependencies: ["EntitlementKit"], path: "Tests/CacheWriter"),
         // The malformed-input corpus (Fixtures/malformed) through the adapters and the built tool.
         .testTarget(
             name: "MalformedInputTests",

@@ -40,6 +40,10 @@ public actor EntitlementClient {
     private var identityGeneration = 0
     private var trustedClock: TrustedClock
     private var persistedFloor: Date?
+    /// The newest backend answer (by `requestDate`) stored for each customer in this run. Calls overlap: one
+    /// that began earlier can finish later with older data, which must neither replace what a later call
+    /// stored nor be shown after it.
+    private var newestAnswers: [String: EntitlementSnapshot] = [:]
     /// Entries written in this run: their `writtenAt` and the monotonic reading when written.
     private var writtenThisRun: [String: (writtenAt: Date, elapsed: Duration)] = [:]
 
@@ -185,11 +189,11 @@ public actor EntitlementClient {
                     error: EntitlementClientError(.noCachedSnapshot, "nothing is cached for the current customer"))
             }
             logger.log(.debug, "check \(policy): the cached entry answers")
-            return await answer(entry.snapshot, source: .cache, error: nil, generation: generation)
+            return await answer(entry.snapshot, for: id, source: .cache, error: nil, generation: generation)
         }
         if policy != .fetchCurrent, let entry, isFresh(entry, for: id) {
             logger.log(.debug, "check \(policy): a fresh cached entry answers")
-            return await answer(entry.snapshot, source: .cache, error: nil, generation: generation)
+            return await answer(entry.snapshot, for: id, source: .cache, error: nil, generation: generation)
         }
 
         let fetched: EntitlementSnapshot
@@ -199,24 +203,25 @@ public actor EntitlementClient {
             guard generation == identityGeneration else { return nil }
             if policy != .notStaleCachedOrFetched, let entry {
                 logger.log(.warning, "check \(policy): the fetch failed (\(error.code)); the cached entry answers")
-                return await answer(entry.snapshot, source: .cache, error: error, generation: generation)
+                return await answer(entry.snapshot, for: id, source: .cache, error: error, generation: generation)
             }
             logger.log(.error, "check \(policy): the fetch failed (\(error.code)); no answer")
             return EntitlementCheck(snapshot: nil, source: .network, error: error)
         }
         guard await store(fetched, for: id, generation: generation) else { return nil }
         logger.log(.info, "check \(policy): fetched from the backend and cached")
-        return await answer(fetched, source: .network, error: nil, generation: generation)
+        return await answer(fetched, for: id, source: .network, error: nil, generation: generation)
     }
 
-    /// Evaluates `snapshot` at the trusted instant and publishes it; `nil` when the customer changed.
+    /// Evaluates `snapshot` (or a newer answer for `id` stored meanwhile) at the trusted instant and
+    /// publishes it; `nil` when the customer changed.
     private func answer(
-        _ snapshot: EntitlementSnapshot, source: EntitlementCheck.Source, error: EntitlementClientError?,
-        generation: Int
+        _ snapshot: EntitlementSnapshot, for id: String, source: EntitlementCheck.Source,
+        error: EntitlementClientError?, generation: Int
     ) async -> EntitlementCheck? {
         let instant = await trustedInstant()
         guard generation == identityGeneration else { return nil }
-        let evaluated = snapshot.evaluated(at: instant)
+        let evaluated = newer(snapshot, for: id).evaluated(at: instant)
         broadcaster.publish(evaluated)
         return EntitlementCheck(snapshot: evaluated, source: source, error: error)
     }
@@ -252,7 +257,7 @@ public actor EntitlementClient {
             guard let entry else {
                 return LogInResult(snapshot: emptySnapshot(for: current, at: instant), created: false)
             }
-            let evaluated = entry.snapshot.evaluated(at: instant)
+            let evaluated = newer(entry.snapshot, for: current).evaluated(at: instant)
             if generation == identityGeneration { broadcaster.publish(evaluated) }
             return LogInResult(snapshot: evaluated, created: false)
         }
@@ -275,7 +280,7 @@ public actor EntitlementClient {
         logger.log(.info, "logIn: switched customer (created: \(result.created))")
         let stored = await store(result.snapshot, for: trimmed, generation: newGeneration)
         let instant = await trustedInstant()
-        let evaluated = result.snapshot.evaluated(at: instant)
+        let evaluated = newer(result.snapshot, for: trimmed).evaluated(at: instant)
         if stored && newGeneration == identityGeneration { broadcaster.publish(evaluated) }
         return LogInResult(snapshot: evaluated, created: result.created)
     }
@@ -349,7 +354,7 @@ public actor EntitlementClient {
     {
         let stored = await store(snapshot, for: id, generation: generation)
         let instant = await trustedInstant()
-        let evaluated = snapshot.evaluated(at: instant)
+        let evaluated = newer(snapshot, for: id).evaluated(at: instant)
         if stored && generation == identityGeneration { broadcaster.publish(evaluated) }
         return evaluated
     }
@@ -369,6 +374,9 @@ public actor EntitlementClient {
     /// Returns whether the entry stands.
     private func store(_ snapshot: EntitlementSnapshot, for id: String, generation: Int) async -> Bool {
         guard generation == identityGeneration else { return false }
+        // An older answer than one already stored this run (a slow call that began first) keeps the newer.
+        let snapshot = newer(snapshot, for: id)
+        newestAnswers[id] = snapshot
         let elapsed = monotonicClock.elapsed()
         if let requestDate = snapshot.requestDate {
             trustedClock.observe(serverTime: requestDate, elapsed: elapsed)
@@ -392,9 +400,19 @@ public actor EntitlementClient {
         return true
     }
 
+    /// `snapshot`, or the newer answer already stored for `id` in this run (compared by the server's
+    /// `requestDate`; a snapshot without one cannot be ordered and is taken as it is).
+    private func newer(_ snapshot: EntitlementSnapshot, for id: String) -> EntitlementSnapshot {
+        guard let known = newestAnswers[id], let knownDate = known.requestDate, let date = snapshot.requestDate,
+            knownDate > date
+        else { return snapshot }
+        return known
+    }
+
     private func dropEntries(for ids: Set<String>) async {
         for id in ids where id != appUserId {
             writtenThisRun[id] = nil
+            newestAnswers[id] = nil
             await cache.removeEntry(for: id)
         }
     }

@@ -1,0 +1,68 @@
+import EntitlementKit
+import EntitlementKitHTTP
+import EntitlementKitRevenueCat
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+/// App user ids chosen to escape the request path: each is either refused before the network or sent as
+/// exactly one percent-encoded path segment (asserted on what the loopback server received).
+@Suite struct HostileIdTests {
+    /// Id → the request target RevenueCat must receive (hand-encoded: UTF-8 bytes outside `A–Z a–z 0–9 - . _ ~`
+    /// as `%XX`, and `.`/`..` alone encoded so no server resolves them as directories).
+    static let encoded: [(id: String, target: String)] = [
+        ("..", "/v1/subscribers/%2E%2E"),
+        (".", "/v1/subscribers/%2E"),
+        ("..%2F..%2Fadmin", "/v1/subscribers/..%252F..%252Fadmin"),
+        ("%2e%2e", "/v1/subscribers/%252e%252e"),
+        ("a?b=1&c", "/v1/subscribers/a%3Fb%3D1%26c"),
+        ("a#fragment", "/v1/subscribers/a%23fragment"),
+        ("a b", "/v1/subscribers/a%20b"),
+        ("line\nbreak", "/v1/subscribers/line%0Abreak"),
+        ("cr\rlf", "/v1/subscribers/cr%0Dlf"),
+        ("tab\there", "/v1/subscribers/tab%09here"),
+        ("名前", "/v1/subscribers/%E5%90%8D%E5%89%8D"),
+        ("😀", "/v1/subscribers/%F0%9F%98%80"),
+        ("back\\slash", "/v1/subscribers/back%5Cslash"),
+        ("semi;colon", "/v1/subscribers/semi%3Bcolon"),
+    ]
+
+    static func provider(_ server: LoopbackHTTPServer) throws -> RevenueCatProvider {
+        let connection = HTTPConnectionOptions(
+            requestTimeout: .seconds(5),
+            retryPolicy: HTTPRetryPolicy(
+                maximumAttempts: 1, initialBackoff: .milliseconds(1), maximumBackoff: .milliseconds(1),
+                maximumRetryAfter: .milliseconds(1)),
+            maximumResponseBytes: 64 * 1024, sleeper: NoWait())
+        return RevenueCatProvider(
+            configuration: try RevenueCatProvider.Configuration(
+                apiKey: "appl_HostileIdTests", baseURL: server.baseURL, platform: "iOS", connection: connection))
+    }
+
+    @Test(arguments: encoded)
+    func anIdIsOnePercentEncodedPathSegment(_ hostile: (id: String, target: String)) async throws {
+        let server = try LoopbackHTTPServer(replies: [.json(404, #"{"code": 7259, "message": "not found"}"#)])
+        defer { server.stop() }
+        _ = try? await Self.provider(server).snapshot(for: hostile.id)
+        #expect(server.requests.map(\.target) == [hostile.target])
+    }
+
+    @Test(arguments: ["a/b", "../admin", "/", "a\u{0}b", ""])
+    func anIdThatCannotBeOneSegmentNeverReachesTheNetwork(_ id: String) async throws {
+        let server = try LoopbackHTTPServer(replies: [.json(200, "{}")])
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        do {
+            _ = try await provider.snapshot(for: id)
+            Issue.record("\(id.debugDescription) was accepted")
+        } catch {
+            #expect(error.code == .invalidAppUserId)
+        }
+        #expect(server.requests.isEmpty)
+    }
+}
+
+/// Retries in these tests never wait.
+struct NoWait: RetrySleeper {
+    func sleep(for duration: Duration) async {}
+}
