@@ -41,18 +41,20 @@ import Testing
         #expect(violations.isEmpty, "stored under another customer: \(violations.prefix(5))")
 
         // While a customer stays current, updates carry the backend's answers in the order the backend
-        // gave them: a slow call that began earlier never shows older data after newer. (After a switch
-        // of customer a new stretch begins: a logIn that started long ago may bring an older answer.)
-        var seen: [(customer: String?, number: Int)] = []
+        // gave them: a slow call that began earlier never shows older data after newer. (A logIn begins a
+        // new stretch: one that started long ago may bring an older answer than an earlier session saw,
+        // and a logOut in between shows no update of its own.)
+        var seen: [(customer: String?, number: Int, logIn: Bool)] = []
         var iterator = updates.makeAsyncIterator()
         for _ in 0..<(await client.updateCount) {
             guard let snapshot = await iterator.next() else { break }
-            seen.append((snapshot.appUserId, NumberingBackend.number(of: snapshot)))
+            let logIn = snapshot.originalAppUserId == NumberingBackend.logInMark
+            seen.append((snapshot.appUserId, NumberingBackend.number(of: snapshot), logIn))
         }
         var reordered: [String] = []
         var stretch: (customer: String?, newest: Int)?
         for update in seen {
-            if let current = stretch, current.customer == update.customer {
+            if let current = stretch, current.customer == update.customer, !update.logIn {
                 if update.number < current.newest {
                     reordered.append("\(update.customer ?? "?"): answer \(update.number) after \(current.newest)")
                 }
@@ -112,12 +114,17 @@ final class NumberingBackend: EntitlementProvider, @unchecked Sendable {
         Int((snapshot.requestDate ?? base).timeIntervalSince(base))
     }
 
-    private func answer(for appUserId: String) async -> EntitlementSnapshot {
+    /// What `logIn` answers carry as `originalAppUserId`, so the test can tell where a new customer's
+    /// stretch of updates begins.
+    static let logInMark = "answered a logIn"
+
+    private func answer(for appUserId: String, logIn: Bool = false) async -> EntitlementSnapshot {
         let number = next()
         for _ in 0..<(number % 4) { await Task.yield() }
         let instant = Self.base.addingTimeInterval(TimeInterval(number))
         return EntitlementSnapshot(
-            provider: provider, appUserId: appUserId, requestDate: instant, evaluatedAt: instant,
+            provider: provider, appUserId: appUserId, originalAppUserId: logIn ? Self.logInMark : nil,
+            requestDate: instant, evaluatedAt: instant,
             entitlements: [
                 Entitlement(
                     id: "owner:" + appUserId, expirationDate: instant.addingTimeInterval(365 * 86_400), at: instant)
@@ -139,7 +146,7 @@ final class NumberingBackend: EntitlementProvider, @unchecked Sendable {
     func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
-        LogInResult(snapshot: await answer(for: newAppUserId), created: false)
+        LogInResult(snapshot: await answer(for: newAppUserId, logIn: true), created: false)
     }
 
     func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
