@@ -52,6 +52,19 @@ let package = Package(
             ]
         ),
 
+        // The performance figures of the README (`swift run -c release entitlements-bench`); not a product.
+        // The Python yardstick script lives beside it, outside every library.
+        .executableTarget(
+            name: "entitlements-bench",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitMigration",
+            ],
+            exclude: ["python"]
+        ),
+
         .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
         .testTarget(
             name: "RevenueCatAdapterTests",
