@@ -51,6 +51,8 @@ struct Bench {
             report("parity revenuecat × qonversion --jobs \(jobs)", runs, corpus: both)
         }
         print("")
+        try EncoderCheck.report(corpusPath: revenueCat.path, name: revenueCat.name)
+        try EncoderCheck.report(corpusPath: qonversion.path, name: qonversion.name)
         try ColdLoad(directory: directory, corpusPath: revenueCat.path, repetitions: 2_000).report()
         print("- warm checkEntitlements: not measured yet (needs the runtime client, issue #9)")
     }

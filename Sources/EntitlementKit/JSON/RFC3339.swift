@@ -15,14 +15,7 @@ public enum RFC3339 {
 
     /// The canonical form: UTC with `Z`, milliseconds only when non-zero.
     public static func string(from date: Date) -> String {
-        let milliseconds = date.millisecondsSince1970
-        var days = milliseconds / 86_400_000
-        var remainder = milliseconds % 86_400_000
-        if remainder < 0 {
-            remainder += 86_400_000
-            days -= 1
-        }
-        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let (year, month, day, remainder) = civilComponents(ofMilliseconds: date.millisecondsSince1970)
         let hour = remainder / 3_600_000
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
@@ -32,6 +25,20 @@ public enum RFC3339 {
             + pad(second, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
         return text + "Z"
+    }
+
+    /// The calendar date and the millisecond of the day of an instant in milliseconds since 1970 (UTC).
+    static func civilComponents(ofMilliseconds milliseconds: Int64) -> (
+        year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64
+    ) {
+        var days = milliseconds / 86_400_000
+        var remainder = milliseconds % 86_400_000
+        if remainder < 0 {
+            remainder += 86_400_000
+            days -= 1
+        }
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        return (year, month, day, remainder)
     }
 
     /// The years a canonical date can express.
