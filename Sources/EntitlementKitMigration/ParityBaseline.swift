@@ -55,10 +55,9 @@ public struct ParityBaseline: Sendable {
     /// The snapshot without what a diff never reads.
     static func comparable(_ snapshot: EntitlementSnapshot) -> EntitlementSnapshot {
         var copy = snapshot
-        copy.entitlements = snapshot.entitlements.mapValues { entitlement in
-            var copy = entitlement
-            copy.transactions = []
-            return copy
+        for var entitlement in snapshot.entitlements.values {
+            entitlement.transactions = []
+            copy.updateEntitlement(entitlement)
         }
         copy.nonSubscriptionTransactions = []
         return copy

@@ -58,7 +58,7 @@ struct EvaluationRuleTests {
         #expect(dayAfter["monthly"]?.isActive == false)
     }
 
-    @Test("re-evaluation never grants access the snapshot did not have")
+    @Test("re-evaluation never grants access the backend revoked, at any instant")
     func evaluationDoesNotRegrant() {
         let made = instant("2025-05-01T00:00:00Z")
         let revoked = Entitlement(id: "pro", expirationDate: expiry, vendorFlag: false, at: made)

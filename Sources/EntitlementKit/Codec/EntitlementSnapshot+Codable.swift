@@ -17,12 +17,9 @@ extension EntitlementSnapshot: Codable {
     }
 }
 
-extension Entitlement: Codable {
-    /// Decodes one entitlement in the unified JSON form.
-    public init(from decoder: any Decoder) throws {
-        self = try decodeThroughJSON(decoder) { node throws(DocumentError) in try Entitlement(json: node) }
-    }
-
+// An entitlement is only `Encodable`: its JSON form has no instant of its own (the snapshot's `evaluatedAt`
+// judges it), so it is decoded as part of a snapshot, or with `Entitlement(json:evaluatedAt:)`.
+extension Entitlement: Encodable {
     /// Encodes the unified JSON form.
     public func encode(to encoder: any Encoder) throws {
         try jsonValue.encode(to: encoder)

@@ -8,9 +8,13 @@ extension EntitlementSnapshot {
     ///
     /// Every key of the schema must be present (`null` where optional). Refused with a located
     /// ``DocumentError``: another `schemaVersion`, wrong JSON types, malformed dates, an entitlement
-    /// whose key differs from its `id`, `willRenew` that contradicts `renewState`, and
-    /// `activeEntitlementIds` that contradict the entitlements' `isActive`. An enumeration string the schema
-    /// does not list reads as `.unknown`, as it does from a vendor.
+    /// whose key differs from its `id`, `willRenew` that contradicts `renewState`, an entitlement active
+    /// after its own expiry, and `activeEntitlementIds` that contradict the entitlements' `isActive`. An
+    /// enumeration string the schema does not list reads as `.unknown`, as it does from a vendor.
+    ///
+    /// `isActive: false` where the date rule alone would grant access at `evaluatedAt` (no expiration date,
+    /// or `evaluatedAt` at or before it) reads as ``Entitlement/isRevoked``. `isActive: false` after the
+    /// expiration date is explained by the date and reads as not revoked: the JSON form cannot say more.
     public init(json root: JSONNode) throws(DocumentError) {
         let version = try root.required("schemaVersion")
         guard try version.integer() == Int64(Self.schemaVersion) else {
@@ -20,9 +24,10 @@ extension EntitlementSnapshot {
         guard let provider = try providerNode.identifier() else {
             throw providerNode.invalid("must name the adapter that made the snapshot")
         }
+        let evaluatedAt = try root.required("evaluatedAt").date()
         var entitlements: [Entitlement] = []
         for (key, node) in try root.required("entitlements").members() {
-            let entitlement = try Entitlement(json: node)
+            let entitlement = try Entitlement(json: node, evaluatedAt: evaluatedAt)
             guard entitlement.id == key else {
                 throw DocumentError(
                     kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
@@ -35,7 +40,7 @@ extension EntitlementSnapshot {
             appUserId: try root.nullable("appUserId")?.string(),
             originalAppUserId: try root.nullable("originalAppUserId")?.string(),
             requestDate: try root.nullable("requestDate")?.date(),
-            evaluatedAt: try root.required("evaluatedAt").date(),
+            evaluatedAt: evaluatedAt,
             firstSeen: try root.nullable("firstSeen")?.date(),
             managementURL: try root.nullable("managementUrl")?.absoluteURL(),
             originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
@@ -45,17 +50,6 @@ extension EntitlementSnapshot {
                 (node) throws(DocumentError) in try Transaction(json: node)
             }
         )
-        for entitlement in self.entitlements.values where entitlement.isActive {
-            if let expirationDate = entitlement.expirationDate, evaluatedAt > expirationDate {
-                throw DocumentError(
-                    kind: .inconsistent,
-                    path: JSONPath.root.appending("entitlements").appending(entitlement.id).appending("isActive"),
-                    value: "true",
-                    reason:
-                        "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt"
-                )
-            }
-        }
         let listed = try root.required("activeEntitlementIds")
         let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
         guard listedIds.sorted() == activeEntitlementIds.sorted() else {
@@ -72,8 +66,9 @@ extension EntitlementSnapshot {
 }
 
 extension Entitlement {
-    /// Reads one entitlement in the unified JSON form; see ``EntitlementSnapshot/init(json:)-(JSONNode)``.
-    public init(json node: JSONNode) throws(DocumentError) {
+    /// Reads one entitlement in the unified JSON form, judged at `evaluatedAt` (the snapshot's); see
+    /// ``EntitlementSnapshot/init(json:)-(JSONNode)`` for how `isActive` is read.
+    public init(json node: JSONNode, evaluatedAt: Date) throws(DocumentError) {
         self.init(
             id: try node.required("id").string(),
             productId: try node.nullable("productId")?.string(),
@@ -103,10 +98,22 @@ extension Entitlement {
             transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in
                 try Transaction(json: node)
             },
-            at: .distantPast
+            at: evaluatedAt
         )
         let active = try node.required("isActive")
-        self.isActive = try active.bool()
+        let datesGrantAccess = isActive
+        if try active.bool() {
+            if !datesGrantAccess, let expirationDate {
+                throw DocumentError(
+                    kind: .inconsistent, path: active.path, value: "true",
+                    reason:
+                        "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt"
+                )
+            }
+        } else {
+            // Inactive although the dates grant access: only the backend's flag can have said so.
+            isRevoked = datesGrantAccess
+        }
         let willRenewNode = try node.required("willRenew")
         guard try willRenewNode.bool() == willRenew else {
             throw DocumentError(

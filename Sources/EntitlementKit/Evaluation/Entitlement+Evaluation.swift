@@ -17,15 +17,14 @@ extension Entitlement {
         return instant <= expirationDate
     }
 
-    /// This entitlement judged at another instant, without the backend's document.
+    /// This entitlement judged at another instant, earlier or later, without the backend's document.
     ///
-    /// Access that held at the original instant lasts until ``expirationDate`` (inclusive). Access that
-    /// did not hold is not granted again: the document's flag is not part of the snapshot, so an
-    /// entitlement that was inactive stays inactive at any instant (fail closed). To judge an earlier
-    /// instant exactly, map the original document at that instant instead.
+    /// Only ``evaluatedAt`` changes: the facts ``isActive`` is computed from (``expirationDate`` and
+    /// ``isRevoked``) are kept, so the answer is the one the rule gives at `instant` — exactly what mapping
+    /// the original document at `instant` would give.
     public func evaluated(at instant: Date) -> Entitlement {
         var copy = self
-        copy.isActive = isActive && Self.isActive(expirationDate: expirationDate, vendorFlag: nil, at: instant)
+        copy.evaluatedAt = instant
         return copy
     }
 }

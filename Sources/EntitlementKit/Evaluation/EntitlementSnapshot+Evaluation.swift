@@ -1,11 +1,13 @@
 import Foundation
 
 extension EntitlementSnapshot {
-    /// The snapshot judged at `instant`: every entitlement re-evaluated by
-    /// ``Entitlement/evaluated(at:)`` and ``evaluatedAt`` moved to `instant`.
+    /// The snapshot judged at `instant`, earlier or later: ``evaluatedAt`` and every entitlement's
+    /// ``Entitlement/evaluatedAt`` move to `instant` (``Entitlement/evaluated(at:)``); nothing else changes.
     ///
-    /// This is how a cached snapshot answers later: a paying customer keeps access offline until the
-    /// expiration date the backend gave, and an expired entitlement lapses even offline.
+    /// This is the one call that re-judges a snapshot. A cached snapshot answers later this way — a
+    /// paying customer keeps access offline until the expiration date the backend gave, an expired
+    /// entitlement lapses even offline — and an earlier instant is answered just as exactly (a device
+    /// clock that ran ahead and was corrected), because access is computed from stored facts.
     public func evaluated(at instant: Date) -> EntitlementSnapshot {
         var copy = self
         copy.evaluatedAt = instant

@@ -4,13 +4,22 @@ import Foundation
 ///
 /// An entitlement (`premium`, `pro`) is a level of access that one or more products unlock. The same
 /// type describes RevenueCat's and Qonversion's entitlements; fields a backend does not send are `nil`
-/// or `.unknown`. ``isActive`` is the answer at the snapshot's `evaluatedAt`; see
-/// ``isActive(expirationDate:vendorFlag:at:)`` for the rule.
+/// or `.unknown`.
+///
+/// Access is not stored: ``isActive`` is computed from the facts the entitlement holds — its
+/// ``expirationDate``, whether the backend revoked it (``isRevoked``) and the instant it is judged at
+/// (``evaluatedAt``) — by the unified rule, ``isActive(expirationDate:vendorFlag:at:)``. Changing any
+/// of them changes the answer, so the answer can never disagree with the facts. ``evaluated(at:)``
+/// judges the same facts at another instant, earlier or later.
 public struct Entitlement: Sendable, Hashable, Identifiable {
     /// The entitlement identifier (`premium`).
     public var id: String
-    /// Whether the customer has access at the instant the entitlement was evaluated.
-    public internal(set) var isActive: Bool
+    /// The instant ``isActive`` answers for. Inside a snapshot it is always the snapshot's
+    /// ``EntitlementSnapshot/evaluatedAt``; ``evaluated(at:)`` moves it.
+    public internal(set) var evaluatedAt: Date
+    /// Whether the backend's own activity flag said inactive (a refund, a revoked grant, a lapsed
+    /// subscription): then there is no access at any instant, whatever ``expirationDate`` says.
+    public var isRevoked: Bool
     /// The product that unlocked it (bare, without a Google base plan).
     public var productId: String?
     /// The Google Play base plan of ``productId``.
@@ -58,13 +67,19 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
     /// Whether it is set to renew: exactly `renewState == .willRenew`.
     public var willRenew: Bool { renewState == .willRenew }
 
+    /// Whether the customer has access at ``evaluatedAt``: not ``isRevoked``, and no ``expirationDate``
+    /// or ``evaluatedAt`` at or before it (``isActive(expirationDate:vendorFlag:at:)``).
+    public var isActive: Bool {
+        Self.isActive(expirationDate: expirationDate, vendorFlag: isRevoked ? false : nil, at: evaluatedAt)
+    }
+
     /// Creates an entitlement evaluated at `instant`.
     ///
     /// Each argument sets the property of the same name. ``isActive`` is not an argument: it is computed
     /// from `expirationDate`, `vendorFlag` and `instant` by the unified rule,
     /// ``isActive(expirationDate:vendorFlag:at:)``. Pass as `vendorFlag` the backend's own activity flag
     /// when its format sends one (Qonversion's `active`), and `nil` when access is decided by the
-    /// expiration date alone.
+    /// expiration date alone; a flag of `false` sets ``isRevoked``.
     public init(
         id: String,
         productId: String? = nil,
@@ -92,7 +107,8 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         at instant: Date
     ) {
         self.id = id
-        self.isActive = Self.isActive(expirationDate: expirationDate, vendorFlag: vendorFlag, at: instant)
+        self.evaluatedAt = instant
+        self.isRevoked = vendorFlag == false
         self.productId = productId.nonEmpty
         self.productPlanId = productPlanId.nonEmpty
         self.renewState = renewState

@@ -25,7 +25,7 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var originalAppUserId: String?
     /// The server's time when it answered.
     public var requestDate: Date?
-    /// The instant ``Entitlement/isActive`` was computed for.
+    /// The instant ``Entitlement/isActive`` answers for, in every entitlement; ``evaluated(at:)`` moves it.
     public internal(set) var evaluatedAt: Date
     /// When the backend first saw the customer (RevenueCat).
     public var firstSeen: Date?
@@ -36,13 +36,16 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     /// When the customer first downloaded or bought the app (App Store).
     public var originalPurchaseDate: Date?
     /// Every entitlement the backend reported, active or not, by id.
-    public var entitlements: [String: Entitlement]
+    ///
+    /// Read-only, so that each key is its entitlement's ``Entitlement/id`` and each entitlement is judged at
+    /// ``evaluatedAt``; change it with ``updateEntitlement(_:)`` and ``removeEntitlement(id:)``.
+    public internal(set) var entitlements: [String: Entitlement]
     /// One-time purchases, oldest first.
     public var nonSubscriptionTransactions: [Transaction]
 
-    /// Creates a snapshot. Each entitlement keeps the ``Entitlement/isActive`` it was created with;
-    /// create them at the same `evaluatedAt`. Ids must be unique: of two entitlements with one id, the
-    /// later in `entitlements` is kept. (Adapters refuse documents with duplicate ids before this point.)
+    /// Creates a snapshot. Each entitlement is judged at `evaluatedAt`, whatever instant it was created
+    /// at (``Entitlement/evaluated(at:)``). Ids must be unique: of two entitlements with one id, the later
+    /// in `entitlements` is kept. (Adapters refuse documents with duplicate ids before this point.)
     public init(
         provider: ProviderID,
         appUserId: String? = nil,
@@ -65,8 +68,26 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.managementURL = managementURL
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
-        self.entitlements = Dictionary(entitlements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.entitlements = Dictionary(
+            entitlements.map { ($0.id, $0.evaluated(at: evaluatedAt)) }, uniquingKeysWith: { _, last in last })
         self.nonSubscriptionTransactions = nonSubscriptionTransactions
+    }
+
+    /// Adds `entitlement` under its ``Entitlement/id``, or replaces the one with that id, judged at
+    /// ``evaluatedAt``.
+    ///
+    /// - Returns: The entitlement it replaced, if any.
+    @discardableResult
+    public mutating func updateEntitlement(_ entitlement: Entitlement) -> Entitlement? {
+        entitlements.updateValue(entitlement.evaluated(at: evaluatedAt), forKey: entitlement.id)
+    }
+
+    /// Removes the entitlement `id`.
+    ///
+    /// - Returns: The entitlement removed, if there was one.
+    @discardableResult
+    public mutating func removeEntitlement(id: String) -> Entitlement? {
+        entitlements.removeValue(forKey: id)
     }
 
     /// The entitlement `id`, active or not.
