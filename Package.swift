@@ -65,7 +65,9 @@ let package = Package(
             exclude: ["python"]
         ),
 
-        .testTarget(name: "EntitlementKitTests", dependencies: ["EntitlementKit"], exclude: ["Golden"]),
+        .testTarget(
+            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+        ),
         .testTarget(
             name: "RevenueCatAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]
@@ -74,9 +76,12 @@ let package = Package(
             name: "QonversionAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
+        .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",
             dependencies: [
+                "entitlements",
                 "EntitlementKit",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",

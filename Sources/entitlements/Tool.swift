@@ -11,6 +11,10 @@ enum Tool {
         ]
     }
 
+    /// What `--version` prints. No release is tagged yet: this is the version the next one will have,
+    /// marked as a development build.
+    static let version = "0.1.0-dev"
+
     static var help: String {
         var text = "USAGE: entitlements <command> [options]\n\n"
         text +=
@@ -33,9 +37,12 @@ enum Tool {
                 (check, diff, parity, validate-user-id); and, following sysexits.h, 64 usage, 65 bad data, \
                 66 cannot open input, 73 cannot create output, 74 read or write error.
                 """)
-        text += "\n\nRun 'entitlements <command> --help' for a command's options.\n"
+        text +=
+            "\n\nRun 'entitlements <command> --help' for a command's options, 'entitlements --version' for the version.\n"
         return text
     }
+
+    static var commandNames: [String] { commands.map { $0.definition.name } }
 
     static var formatNames: String {
         SnapshotDecoder(adapters: builtInAdapters).formats.map(\.rawValue).joined(separator: ", ")
@@ -47,20 +54,28 @@ enum Tool {
             StandardError.print(help.trimmingTrailingNewlines())
             return .usage
         }
+        if name == "--version" {
+            return emitOrFail("entitlements \(version)\n", context: context)
+        }
         if name == "--help" || name == "-h" || name == "help" {
             if name == "help", arguments.count > 1, !["help", "--help", "-h"].contains(arguments[1]) {
                 // A typo in `help convret` must not look like an answer.
                 guard let command = commands.first(where: { $0.definition.name == arguments[1] }) else {
-                    return fail(.usage("unknown command '\(arguments[1])'", command: ""), context: context)
+                    return fail(
+                        .usage(
+                            "unknown command '\(arguments[1])'" + Spelling.hint(for: arguments[1], among: commandNames),
+                            command: ""), context: context)
                 }
                 return emitOrFail(command.definition.help, context: context)
             }
             return emitOrFail(help, context: context)
         }
         guard let command = commands.first(where: { $0.definition.name == name }) else {
-            return fail(
-                .usage(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", command: ""),
-                context: context)
+            let message =
+                name.hasPrefix("-")
+                ? "unknown option '\(name)'" + Spelling.hint(for: name, among: ["--help", "--version"])
+                : "unknown command '\(name)'" + Spelling.hint(for: name, among: commandNames)
+            return fail(.usage(message, command: ""), context: context)
         }
         do {
             let rest = Array(arguments.dropFirst())

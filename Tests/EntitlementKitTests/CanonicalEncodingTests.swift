@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitFixtures
 import Foundation
 import Testing
 

@@ -189,6 +189,7 @@ struct EndToEndConvertCheckTests {
         #expect(result.status == 0)
         #expect(
             result.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
                 premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
 
@@ -199,6 +200,7 @@ struct EndToEndConvertCheckTests {
         #expect(all.status == 1)
         #expect(
             all.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
                 premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
                 pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly
@@ -245,6 +247,7 @@ struct EndToEndConvertCheckTests {
         #expect(result.stderr.isEmpty)
         #expect(
             result.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
                 beta      no      unknown       2025-05-01T00:00:00Z  unknown    -
                 lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
@@ -259,6 +262,7 @@ struct EndToEndConvertCheckTests {
         #expect(bothActive.status == 0)
         #expect(
             bothActive.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
                 pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
                 lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
@@ -276,6 +280,7 @@ struct EndToEndConvertCheckTests {
         #expect(absent.status == 1)
         #expect(
             absent.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 ID        ACTIVE  RENEW STATE   EXPIRES  STORE     PRODUCT
                 gold      no      -             -        -         -
                 lifetime  yes     nonRenewable  never    appStore  lifetime_unlock
@@ -287,7 +292,13 @@ struct EndToEndConvertCheckTests {
         let empty = #"{"success": true, "data": {"uid": "QON_x", "timestamp": 1749945600, "permissions": []}}"#
         let result = try Tool.run(["check", "--from", "qonversion", "-"], stdin: Data(empty.utf8))
         #expect(result.status == 0)
-        #expect(result.stdout == "ID  ACTIVE  RENEW STATE  EXPIRES  STORE  PRODUCT\n(no entitlements)\n")
+        // Without --at the tool judges at its clock's now and says so on the first line.
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("evaluated at ") == true)
+        #expect(lines.first?.hasSuffix(" (now)") == true)
+        #expect(
+            lines.dropFirst().joined(separator: "\n")
+                == "ID  ACTIVE  RENEW STATE  EXPIRES  STORE  PRODUCT\n(no entitlements)\n")
     }
 
     // MARK: bad documents

@@ -11,6 +11,8 @@ struct EndToEndCrossProviderTests {
     static let at = ["--at", "2025-06-15T00:00:00Z"]
     static let exportA = Tool.crossProvider("customers.revenuecat.jsonl")
     static let exportB = Tool.crossProvider("customers.qonversion.jsonl")
+    /// `diff`'s text when nothing differs: the same shape as with differences, both counts zero.
+    static let noDifferences = "evaluated at 2025-06-15T00:00:00Z\naccess differences: 0\nfield differences: 0\n"
 
     // MARK: diff
 
@@ -22,6 +24,7 @@ struct EndToEndCrossProviderTests {
         #expect(text.stderr.isEmpty)
         #expect(
             text.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 access differences: 1
                   premium: active in A, not in B
                 field differences: 1
@@ -35,7 +38,10 @@ struct EndToEndCrossProviderTests {
         // Thirty days of tolerance absorb the expiry; the access difference stays.
         let tolerant = try Tool.run(["diff", "--expiry-tolerance", "2592000"] + Self.at + [a, b])
         #expect(tolerant.status == 1)
-        #expect(tolerant.stdout == "access differences: 1\n  premium: active in A, not in B\nfield differences: 0\n")
+        #expect(
+            tolerant.stdout
+                == "evaluated at 2025-06-15T00:00:00Z\naccess differences: 1\n  premium: active in A, not in B\nfield differences: 0\n"
+        )
     }
 
     @Test func diffOfHeidiFindsOnlyFieldDifferencesAndExitsZero() throws {
@@ -45,6 +51,7 @@ struct EndToEndCrossProviderTests {
         #expect(text.status == 0)
         #expect(
             text.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 access differences: 0
                 field differences: 2
                   premium: store A "playStore", B "appStore"
@@ -58,7 +65,7 @@ struct EndToEndCrossProviderTests {
         let ignoring = try Tool.run(
             ["diff", "--ignore-field", "store", "--ignore-field", "present"] + Self.at + [a, b])
         #expect(ignoring.status == 0)
-        #expect(ignoring.stdout == "no differences\n")
+        #expect(ignoring.stdout == Self.noDifferences)
     }
 
     @Test func diffReadsEitherSideFromStandardInputAndAnyFormat() throws {
@@ -67,7 +74,7 @@ struct EndToEndCrossProviderTests {
         let same = try Tool.run(
             ["diff"] + Self.at + ["-", Tool.crossProvider("heidi.revenuecat.json")], stdin: document)
         #expect(same.status == 0)
-        #expect(same.stdout == "no differences\n")
+        #expect(same.stdout == Self.noDifferences)
         // A unified snapshot compares with the vendor document it came from.
         let unified = try Tool.run(["convert"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json")])
         let roundTrip = try Tool.run(
@@ -81,7 +88,7 @@ struct EndToEndCrossProviderTests {
         let heidi = Tool.crossProvider("heidi.revenuecat.json")
         let same = try Tool.run(["diff", "--from", "revenuecat"] + Self.at + [heidi, heidi])
         #expect(same.status == 0)
-        #expect(same.stdout == "no differences\n")
+        #expect(same.stdout == Self.noDifferences)
 
         // Named as Qonversion, the RevenueCat document A is refused before B is read.
         let carolA = Tool.crossProvider("carol.revenuecat.json")
@@ -150,6 +157,7 @@ struct EndToEndCrossProviderTests {
         #expect(text.stderr.isEmpty)
         #expect(
             text.stdout == """
+                evaluated at 2025-06-15T00:00:00Z
                 customers in A           8
                 customers in B           8
                 matched                  7
@@ -213,8 +221,30 @@ struct EndToEndCrossProviderTests {
         #expect(result.status == 0)
         #expect(
             result.stdout.hasPrefix(
-                "customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+                "evaluated at 2025-06-15T00:00:00Z\ncustomers in A           8\ncustomers in B           8\n"
+                    + "matched                  8\n"))
         #expect(!result.stdout.contains("differences ("))
+    }
+
+    @Test func aCustomerWithAccessOnOneSideOnlyFailsParityOnItsOwn() throws {
+        // B is A without one customer: no matched customer differs, so the one-sided customer alone
+        // decides the status — 1 when they have access (erin), 0 when they have none (ivan).
+        let lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
+        for (left, status) in [("erin", Int32(1)), ("ivan", Int32(0))] {
+            let rest = lines.filter { !$0.contains(#""appUserId":"\#(left)""#) }
+            #expect(rest.count == lines.count - 1)
+            let (file, directory) = try Tool.temporaryFile(named: "b.jsonl", contents: rest.joined(separator: "\n"))
+            defer { try? FileManager.default.removeItem(at: directory) }
+            for (a, b, side) in [(Self.exportA, file.path, "onlyInA"), (file.path, Self.exportA, "onlyInB")] {
+                let result = try Tool.run(["parity", "--json"] + Self.at + [a, b])
+                #expect(result.status == status, "\(left) only in \(side)")
+                #expect(result.stderr.isEmpty)
+                let report = try JSONValue.parse(result.stdout)
+                #expect(report[side] == .array([.string(left)]))
+                #expect(report["accessDifferences"] == .array([]))
+                #expect(report["totals"]?["withAccessDifferences"] == .integer(0))
+            }
+        }
     }
 
     @Test func parityFromNamesTheFormatOfEveryRecordWithoutAProvider() throws {
@@ -224,7 +254,8 @@ struct EndToEndCrossProviderTests {
         #expect(same.stderr.isEmpty)
         #expect(
             same.stdout.hasPrefix(
-                "customers in A           8\ncustomers in B           8\nmatched                  8\n"))
+                "evaluated at 2025-06-15T00:00:00Z\ncustomers in A           8\ncustomers in B           8\n"
+                    + "matched                  8\n"))
 
         // It applies to both files: as RevenueCat, B's records fail — the bare ones do not decode, the
         // ones naming qonversion contradict --from — and parity is not proven.

@@ -2,7 +2,7 @@
 ///
 /// An entitlement a snapshot does not list counts as inactive there, so "active in A, missing from B"
 /// is an access difference too.
-public struct AccessDifference: Sendable, Hashable {
+public struct AccessDifference: Sendable, Hashable, CustomStringConvertible {
     /// The entitlement identifier (`premium`).
     public var entitlementId: String
     /// Whether snapshot A grants it.
@@ -15,6 +15,11 @@ public struct AccessDifference: Sendable, Hashable {
         self.entitlementId = entitlementId
         self.activeInA = activeInA
         self.activeInB = activeInB
+    }
+
+    /// `premium: active in A, not in B`.
+    public var description: String {
+        "\(entitlementId): " + (activeInA ? "active in A, not in B" : "active in B, not in A")
     }
 
     /// `{"entitlementId", "activeInA", "activeInB"}`.

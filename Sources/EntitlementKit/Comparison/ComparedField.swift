@@ -65,6 +65,14 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
         self = field
     }
 
+    /// Reads a field name typed by a person (`renewstate`, `ExpirationDate`): names are matched ignoring
+    /// case, since no two compared fields differ only in case.
+    public init?(named name: String) {
+        let lowercased = name.lowercased()
+        guard let field = Self.all.first(where: { $0.name.lowercased() == lowercased }) else { return nil }
+        self = field
+    }
+
     /// The two values when `a` and `b` disagree on this field, `nil` when they agree or one side does
     /// not state a value. ``present`` is decided by ``SnapshotDiff`` and never differs here.
     func difference(_ a: Entitlement, _ b: Entitlement, expiryTolerance: TimeInterval) -> (JSONValue, JSONValue)? {

@@ -1,5 +1,5 @@
 /// One field of one entitlement on which two snapshots disagree.
-public struct FieldDifference: Sendable, Hashable {
+public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
     /// The entitlement identifier (`premium`).
     public var entitlementId: String
     /// The field that differs.
@@ -15,6 +15,11 @@ public struct FieldDifference: Sendable, Hashable {
         self.field = field
         self.a = a
         self.b = b
+    }
+
+    /// `premium: expirationDate A "2025-07-01T00:00:00Z", B null`: both values in their unified JSON form.
+    public var description: String {
+        "\(entitlementId): \(field.name) A \(a.compactText), B \(b.compactText)"
     }
 
     /// `{"entitlementId", "field", "a", "b"}`.

@@ -26,7 +26,7 @@ import Foundation
 /// snapshots list, plus ``ComparedField/present`` for an entitlement only one snapshot lists while
 /// inactive there — so every disagreement is reported exactly once. Both lists are sorted by entitlement
 /// id (by UTF-8 bytes); field differences of one entitlement follow the order of ``ComparedField/all``.
-public struct SnapshotDiff: Sendable, Hashable {
+public struct SnapshotDiff: Sendable, Hashable, CustomStringConvertible {
     /// What to compare.
     public struct Options: Sendable, Hashable {
         /// Expiration dates this many seconds apart or less count as equal. Backends round and delay
@@ -98,6 +98,23 @@ public struct SnapshotDiff: Sendable, Hashable {
 
     /// Whether the snapshots agree on access and on every compared field.
     public var isEmpty: Bool { accessDifferences.isEmpty && fieldDifferences.isEmpty }
+
+    /// The report `entitlements diff` prints: both counts, always, each followed by its differences,
+    /// one per line, indented.
+    ///
+    /// ```
+    /// access differences: 1
+    ///   premium: active in A, not in B
+    /// field differences: 1
+    ///   premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
+    /// ```
+    public var description: String {
+        var lines = ["access differences: \(accessDifferences.count)"]
+        lines += accessDifferences.map { "  \($0)" }
+        lines.append("field differences: \(fieldDifferences.count)")
+        lines += fieldDifferences.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
 
     /// `{"accessDifferences": [...], "fieldDifferences": [...]}`, the `entitlements diff --json` report.
     public var jsonValue: JSONValue {

@@ -8,7 +8,8 @@ enum CheckCommand: Command {
         summary:
             "Print a table of the entitlements in one vendor response; with IDs, tell whether they are all active.",
         discussion: """
-            Columns: ID, ACTIVE (yes/no at the evaluation instant), RENEW STATE, EXPIRES (never for \
+            The first line names the instant access was judged at ("evaluated at 2025-06-01T12:00:00Z"; \
+            "(now)" when --at was not given). Columns: ID, ACTIVE (yes/no at the evaluation instant), RENEW STATE, EXPIRES (never for \
             lifetime access), STORE and PRODUCT; - marks a value the backend did not give. Without IDs \
             every entitlement is listed, sorted by id. With IDs only those are listed, in the order given; \
             an id the customer does not have shows "no" and - elsewhere.
@@ -30,7 +31,9 @@ enum CheckCommand: Command {
             of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
         var requested: [String] = []
         for id in arguments.positionals.dropFirst() where !requested.contains(id) { requested.append(id) }
-        try context.emit(CheckTable(snapshot: snapshot, ids: requested.isEmpty ? nil : requested).text)
+        try context.emit(
+            CommonOptions.evaluatedAtLine(instant, arguments) + "\n"
+                + CheckTable(snapshot: snapshot, ids: requested.isEmpty ? nil : requested).text)
         return requested.allSatisfy(snapshot.isActive) ? .success : .negative
     }
 }

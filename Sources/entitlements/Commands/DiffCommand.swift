@@ -42,29 +42,20 @@ enum DiffCommand: Command {
         let a = try context.snapshot(of: InputFile(argument: pathA), format: format, at: instant)
         let b = try context.snapshot(of: InputFile(argument: pathB), format: format, at: instant)
         let diff = SnapshotDiff(a, b, options: options)
-        try context.emit(arguments.has("--json") ? diff.jsonValue.prettyText : DiffText.render(diff))
+        try context.emit(
+            arguments.has("--json")
+                ? diff.jsonValue.prettyText
+                : DiffText.render(diff, evaluatedAt: CommonOptions.evaluatedAtLine(instant, arguments)))
         return diff.hasAccessDifferences ? .negative : .success
     }
 }
 
-/// Human-readable difference lines, shared by `diff` and `parity`.
+/// Human-readable difference lines, shared by `diff` and `parity`: the library's own descriptions, so an
+/// app logging a ``SnapshotDiff`` prints what the tool prints.
 enum DiffText {
-    static func render(_ diff: SnapshotDiff) -> String {
-        if diff.isEmpty { return "no differences\n" }
-        var text = "access differences: \(diff.accessDifferences.count)\n"
-        for difference in diff.accessDifferences { text += "  " + line(difference) + "\n" }
-        text += "field differences: \(diff.fieldDifferences.count)\n"
-        for difference in diff.fieldDifferences { text += "  " + line(difference) + "\n" }
-        return text
-    }
-
-    /// `premium: active in A, not in B`.
-    static func line(_ difference: AccessDifference) -> String {
-        "\(difference.entitlementId): " + (difference.activeInA ? "active in A, not in B" : "active in B, not in A")
-    }
-
-    /// `premium: expirationDate A "2025-07-01T00:00:00Z", B null`.
-    static func line(_ difference: FieldDifference) -> String {
-        "\(difference.entitlementId): \(difference.field.name) A \(difference.a.compactText), B \(difference.b.compactText)"
+    /// The evaluation instant's line, then the diff's report (always both counts, with or without
+    /// differences, so a script or a reader finds the same shape every time).
+    static func render(_ diff: SnapshotDiff, evaluatedAt: String) -> String {
+        evaluatedAt + "\n" + diff.description + "\n"
     }
 }

@@ -69,7 +69,10 @@ enum ParityCommand: Command {
         }
         StandardError.clearProgress()
         let report = outcome.report
-        try context.emit(arguments.has("--json") ? report.jsonValue.prettyText : ParityText.render(report))
+        try context.emit(
+            arguments.has("--json")
+                ? report.jsonValue.prettyText
+                : ParityText.render(report, evaluatedAt: CommonOptions.evaluatedAtLine(instant, arguments)))
         if !outcome.isComplete {
             var parts: [String] = []
             if outcome.failuresInA > 0 { parts.append("\(outcome.failuresInA) in \(inputA.displayName)") }
@@ -86,7 +89,7 @@ enum ParityCommand: Command {
 enum ParityText {
     static let exampleLimit = 10
 
-    static func render(_ report: ParityReport) -> String {
+    static func render(_ report: ParityReport, evaluatedAt: String) -> String {
         let totals = report.totals
         let rows: [(String, Int)] = [
             ("customers in A", totals.customersInA),
@@ -98,16 +101,16 @@ enum ParityText {
             ("with field differences", totals.withFieldDifferences),
         ]
         let width = rows.map(\.0.count).max() ?? 0
-        var text = ""
+        var text = evaluatedAt + "\n"
         for (label, count) in rows {
             text += label + String(repeating: " ", count: width - label.count + 2) + String(count) + "\n"
         }
         text += section("only in A", report.onlyInA.map { $0 })
         text += section("only in B", report.onlyInB.map { $0 })
         text += section(
-            "access differences", report.accessDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
+            "access differences", report.accessDifferences.map { "\($0.appUserId): \($0.difference)" })
         text += section(
-            "field differences", report.fieldDifferences.map { "\($0.appUserId): " + DiffText.line($0.difference) })
+            "field differences", report.fieldDifferences.map { "\($0.appUserId): \($0.difference)" })
         if report.oneSidedCustomersWithAccess > 0 {
             let count = report.oneSidedCustomersWithAccess
             text +=

@@ -46,7 +46,8 @@ enum CommonOptions {
         help: "The input's format: revenuecat, qonversion or unified. Default: detected from the document's shape.")
     static let at = CommandDefinition.Option(
         name: "--at", valueName: "INSTANT",
-        help: "Evaluate access at this ISO 8601 instant (2025-06-01T12:00:00Z). Default: now.")
+        help: "Evaluate access at this ISO 8601 instant (2025-06-01T12:00:00Z). Default: now.",
+        expectedValue: .init(description: "an instant, such as 2025-06-01T12:00:00Z") { RFC3339.date(from: $0) != nil })
     static let json = CommandDefinition.Option(name: "--json", valueName: nil, help: "Print the report as JSON.")
     static let expiryTolerance = CommandDefinition.Option(
         name: "--expiry-tolerance", valueName: "SECONDS",
@@ -58,6 +59,12 @@ enum CommonOptions {
         repeatable: true)
     static let jobs = CommandDefinition.Option(
         name: "--jobs", valueName: "N", help: "Decode on N threads. Default: the number of processors.")
+
+    /// `evaluated at 2025-06-01T12:00:00Z`, with `(now)` when `--at` was not given: the first line of
+    /// every text report that depends on time, so "ACTIVE no" on an old document explains itself.
+    static func evaluatedAtLine(_ instant: Date, _ arguments: ParsedArguments) -> String {
+        "evaluated at " + RFC3339.string(from: instant) + (arguments.value("--at") == nil ? " (now)" : "")
+    }
 
     /// `--at`, or the clock's now.
     static func instant(_ arguments: ParsedArguments, command: String, context: CommandContext) throws(CommandFailure)
@@ -111,7 +118,7 @@ enum CommonOptions {
             options.expiryTolerance = seconds
         }
         for name in arguments.allValues("--ignore-field") {
-            guard let field = ComparedField(name: name) else {
+            guard let field = ComparedField(named: name) else {
                 throw .usage(
                     "--ignore-field: \(JSONValue.string(name).compactText) is not a compared field (\(ComparedField.all.map(\.name).joined(separator: ", ")))",
                     command: command)

@@ -8,6 +8,16 @@ struct CommandDefinition: Sendable {
         var help: String
         /// Whether it may be given several times (values accumulate).
         var repeatable = false
+        /// What a value looks like, when that can be told on its own: lets the parser say `--at needs an
+        /// instant` when a forgotten value made it swallow the next argument.
+        var expectedValue: ExpectedValue?
+    }
+
+    /// The form of an option's value.
+    struct ExpectedValue: Sendable {
+        /// `an instant, such as 2025-06-01T12:00:00Z`.
+        var description: String
+        var accepts: @Sendable (String) -> Bool
     }
 
     struct Positional: Sendable {
@@ -125,7 +135,10 @@ struct ParsedArguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = command.options.first(where: { $0.name == name }) else {
-                throw .usage("unknown option '\(name)' for '\(command.name)'", command: command.name)
+                let known = command.options.map(\.name) + ["--help"]
+                throw .usage(
+                    "unknown option '\(name)' for '\(command.name)'" + Spelling.hint(for: name, among: known),
+                    command: command.name)
             }
             guard let valueName = option.valueName else {
                 if inlineValue != nil {
@@ -152,6 +165,15 @@ struct ParsedArguments {
         if wantsHelp { return }
         if positionals.count < command.positionalCount.minimum {
             let missing = command.positionals.dropFirst(positionals.count).first?.name ?? "argument"
+            // `check --at FILE`: the option took the argument meant as FILE; name the real mistake.
+            for option in command.options {
+                guard let expected = option.expectedValue, let value = values[option.name]?.last,
+                    !expected.accepts(value)
+                else { continue }
+                throw .usage(
+                    "\(option.name) needs \(expected.description); \"\(value)\" is not one, and \(missing) is missing",
+                    command: command.name)
+            }
             throw .usage("missing \(missing)", command: command.name)
         }
         if let maximum = command.positionalCount.maximum, positionals.count > maximum {

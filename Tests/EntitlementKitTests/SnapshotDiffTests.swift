@@ -4,7 +4,44 @@ import Testing
 
 @Suite("SnapshotDiff: access first, then fields")
 struct SnapshotDiffTests {
-    typealias T = TestValues
+    /// Small snapshots built by hand (kept in this file: the directory's shared support belongs to the model tests).
+    enum T {
+        static func date(_ text: String) -> Date {
+            guard let date = RFC3339.date(from: text) else { fatalError("bad test date \(text)") }
+            return date
+        }
+
+        /// The instant most tests evaluate at.
+        static let now = date("2025-06-01T12:00:00Z")
+
+        static func entitlement(
+            _ id: String,
+            expires: String? = "2025-07-01T00:00:00Z",
+            productId: String? = "com.example.monthly",
+            renewState: RenewState = .willRenew,
+            periodType: PeriodType = .normal,
+            store: Store = .appStore,
+            isSandbox: Bool = false,
+            grantType: GrantType = .purchase,
+            ownershipType: OwnershipType = .purchased,
+            vendorFlag: Bool? = nil,
+            at instant: Date = now
+        ) -> Entitlement {
+            Entitlement(
+                id: id, productId: productId, renewState: renewState, periodType: periodType, store: store,
+                isSandbox: isSandbox, grantType: grantType, ownershipType: ownershipType,
+                expirationDate: expires.map(date), vendorFlag: vendorFlag, at: instant
+            )
+        }
+
+        static func snapshot(
+            _ appUserId: String?, provider: ProviderID = ProviderID(rawValue: "test"), _ entitlements: [Entitlement],
+            at instant: Date = now
+        ) -> EntitlementSnapshot {
+            EntitlementSnapshot(
+                provider: provider, appUserId: appUserId, evaluatedAt: instant, entitlements: entitlements)
+        }
+    }
 
     @Test func identicalSnapshotsHaveNoDifferences() {
         let a = T.snapshot(
@@ -152,5 +189,38 @@ struct SnapshotDiffTests {
                 "isSandbox",
                 "grantType", "ownershipType",
             ])
+    }
+
+    @Test func aNameTypedByAPersonIgnoresCase() {
+        #expect(ComparedField(named: "RENEWSTATE") == .renewState)
+        #expect(ComparedField(named: "expirationdate") == .expirationDate)
+        #expect(ComparedField(named: "Present") == .present)
+        #expect(ComparedField(named: "willrenew") == nil)
+        #expect(ComparedField(name: "renewstate") == nil, "the exact lookup stays exact")
+    }
+
+    @Test func differencesPrintReadably() {
+        let a = T.snapshot("carol", [T.entitlement("premium", expires: "2025-07-05T08:00:00Z")])
+        let b = T.snapshot("carol", [T.entitlement("premium", expires: "2025-05-05T08:00:00Z")])
+        let diff = SnapshotDiff(a, b)
+        #expect("\(diff.accessDifferences)" == "[premium: active in A, not in B]")
+        #expect(
+            "\(diff.fieldDifferences)"
+                == #"[premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-05-05T08:00:00Z"]"#)
+        #expect(
+            "\(AccessDifference(entitlementId: "gold", activeInA: false, activeInB: true))"
+                == "gold: active in B, not in A")
+        #expect(
+            "\(FieldDifference(entitlementId: "gold", field: .expirationDate, a: .null, b: .string("2025-07-01T00:00:00Z")))"
+                == #"gold: expirationDate A null, B "2025-07-01T00:00:00Z""#)
+        #expect(
+            "\(diff)" == """
+                access differences: 1
+                  premium: active in A, not in B
+                field differences: 1
+                  premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-05-05T08:00:00Z"
+                """)
+        // The same shape when nothing differs: both counts, always.
+        #expect("\(SnapshotDiff(a, a))" == "access differences: 0\nfield differences: 0")
     }
 }

@@ -1,4 +1,7 @@
-/// One place where two JSON documents disagree.
+import EntitlementKit
+
+/// One place where two JSON documents disagree: what fixture and golden-file tests print. A test helper,
+/// so it lives with the fixtures, not in the core's API.
 public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
     /// Where they disagree.
     public var path: JSONPath
@@ -27,7 +30,8 @@ extension JSONValue {
         switch (self, actual) {
         case (.object(let expectedMembers), .object(let actualMembers)):
             let keys = Set(expectedMembers.keys).union(actualMembers.keys)
-            return JSONWriter.sortedKeys(Dictionary(uniqueKeysWithValues: keys.map { ($0, ()) })).flatMap {
+            // Sorted by UTF-8 bytes, the canonical writer's key order.
+            return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.flatMap {
                 key -> [JSONDifference] in
                 let memberPath = path.appending(key)
                 switch (expectedMembers[key], actualMembers[key]) {

@@ -1,0 +1,43 @@
+/// "Did you mean …?" for a misspelt command or option.
+enum Spelling {
+    /// The candidate closest to `word` when it is close enough to be a typo: at most one edit for short
+    /// words, two for longer ones (an insertion, a deletion, a substitution or two swapped neighbours each
+    /// count as one). Ties go to the earlier candidate.
+    static func suggestion(for word: String, among candidates: [String]) -> String? {
+        let typed = Array(word.lowercased())
+        let allowed = typed.count <= 4 ? 1 : 2
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(typed, Array(candidate.lowercased()))
+            if distance <= allowed, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.candidate
+    }
+
+    /// `; did you mean '--ignore-field'?`, or nothing.
+    static func hint(for word: String, among candidates: [String]) -> String {
+        suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Optimal string alignment distance (Levenshtein plus transpositions of neighbours).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = [Int](0...b.count)
+        var beforePrevious = previous
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            beforePrevious = previous
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
