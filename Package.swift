@@ -77,6 +77,17 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
+        .testTarget(
+            name: "FastPathTests",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitMigration",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitFixtures",
+            ]
+        ),
         // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",

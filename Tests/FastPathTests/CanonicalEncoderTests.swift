@@ -11,6 +11,7 @@ import Testing
 /// full of strings that need escapes, non-ASCII text, fractional and far-out dates and unlisted values.
 @Suite struct CanonicalEncoderTests {
     private static let decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
+    private static let now = Date(millisecondsSince1970: 1_748_779_200_000)  // 2025-06-01T12:00:00Z
 
     private func expectSameBytes(_ snapshot: EntitlementSnapshot, _ label: String) {
         #expect(snapshot.canonicalJSON(compact: true) == snapshot.jsonValue.compactText, "\(label) compact")
@@ -23,7 +24,7 @@ import Testing
         for provider in FixtureCatalog.providers {
             for scenario in try FixtureCatalog.scenarios(provider: provider) {
                 let document = try Data(contentsOf: scenario.documentURL)
-                if let snapshot = try? Self.decoder.snapshot(from: document, at: TestValues.now) {
+                if let snapshot = try? Self.decoder.snapshot(from: document, at: Self.now) {
                     expectSameBytes(snapshot, scenario.name)
                     compared += 1
                 }
@@ -45,9 +46,10 @@ import Testing
 
     @Test func escapesMatchTheWriterForEveryControlCharacter() {
         let text = String((0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }) + "é€😀\u{2028}"
+        let now = Self.now
         let snapshot = EntitlementSnapshot(
-            provider: ProviderID(rawValue: "test"), appUserId: text, evaluatedAt: TestValues.now,
-            entitlements: [Entitlement(id: text, productId: text, at: TestValues.now)])
+            provider: ProviderID(rawValue: "test"), appUserId: text, evaluatedAt: now,
+            entitlements: [Entitlement(id: text, productId: text, at: now)])
         expectSameBytes(snapshot, "control characters")
         #expect(snapshot.canonicalJSON(compact: true).contains(#""appUserId":"\u0000\u0001"#))
     }
