@@ -59,17 +59,64 @@ public struct SnapshotDecoder: Sendable {
     ///
     /// - Parameter format: the format's name; `nil` detects it. A unified snapshot is read strictly and
     ///   re-evaluated with ``EntitlementSnapshot/evaluated(at:)``.
+    ///
+    /// Two mistakes get a message that names them rather than the first missing member: a document of
+    /// one format named as another (`looks like a Qonversion document, not revenuecat as requested`),
+    /// and, when detecting, a backend's error body that no format claims (it gets the error its
+    /// backend's adapter gives, such as `is a RevenueCat error response (code 7225: …)`).
     public func snapshot(from document: JSONNode, format: ProviderID? = nil, at instant: Date) throws(DocumentError)
         -> EntitlementSnapshot
     {
         let name: ProviderID
-        if let format { name = format } else { name = try detectFormat(of: document) }
+        if let format {
+            name = format
+        } else {
+            do {
+                name = try detectFormat(of: document)
+            } catch {
+                throw vendorError(in: document, at: instant) ?? error
+            }
+        }
         guard let adapter = adapters.first(where: { $0.provider == name }) else {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name.rawValue).compactText,
                 reason: "is not a known format (\(formatList))")
         }
+        if format != nil, !adapter.recognizes(document.value),
+            let other = adapters.first(where: { $0.provider != name && $0.recognizes(document.value) })
+        {
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path,
+                reason:
+                    "looks like \(Self.documentName(other.provider)), not \(name.rawValue) as requested; name "
+                    + "\(other.provider.rawValue), or let the format be detected")
+        }
         return try adapter.snapshot(from: document, at: instant)
+    }
+
+    /// The error an adapter gives when `document` is its backend's answer to a failed request (an
+    /// error body, `success: false`): a document no format claims may still be one of those.
+    private func vendorError(in document: JSONNode, at instant: Date) -> DocumentError? {
+        for adapter in adapters {
+            do {
+                _ = try adapter.snapshot(from: document, at: instant)
+            } catch  where error.kind == .vendorError {
+                return error
+            } catch {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// `a RevenueCat document`, for messages.
+    private static func documentName(_ provider: ProviderID) -> String {
+        switch provider {
+        case .revenueCat: "a RevenueCat document"
+        case .qonversion: "a Qonversion document"
+        case .unified: "a unified snapshot"
+        default: "a \(provider.rawValue) document"
+        }
     }
 
     /// Parses `data` as one document and maps it into a snapshot evaluated at `instant`.

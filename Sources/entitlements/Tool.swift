@@ -38,7 +38,11 @@ enum Tool {
                 66 cannot open input, 73 cannot create output, 74 read or write error.
                 """)
         text +=
-            "\n\nRun 'entitlements <command> --help' for a command's options, 'entitlements --version' for the version.\n"
+            "\n\n"
+            + TextWrapping.wrap(
+                "Run 'entitlements <command> --help' for a command's options, 'entitlements --version' for its version."
+            )
+            + "\n"
         return text
     }
 

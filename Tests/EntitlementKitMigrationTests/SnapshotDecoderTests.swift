@@ -56,11 +56,46 @@ struct SnapshotDecoderTests {
     }
 
     @Test func aNamedFormatSkipsDetection() {
+        // No format claims this document, so the named one reads it and says what it lacks.
         let error = documentError {
-            _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: .unified, at: now)
+            _ = try decoder.snapshot(from: data(#"{"subscriber": {}}"#), format: .unified, at: now)
         }
         #expect(error?.kind == .missingField)
         #expect(error?.path.description == "schemaVersion")
+    }
+
+    @Test func aDocumentOfAnotherFormatThanTheNamedOneSaysWhatItLooksLike() {
+        let toy = documentError {
+            _ = try decoder.snapshot(from: data(#"{"toy": {"entitlements": []}}"#), format: .unified, at: now)
+        }
+        #expect(toy?.kind == .unrecognizedFormat)
+        #expect(
+            toy?.description
+                == "$: looks like a toy document, not unified as requested; name toy, or let the format be detected")
+
+        let unified = TestValues.snapshot("alice", [TestValues.entitlement("premium")]).canonicalJSONData()
+        let named = documentError {
+            _ = try decoder.snapshot(from: unified, format: ProviderID(rawValue: "toy"), at: now)
+        }
+        #expect(
+            named?.description
+                == "$: looks like a unified snapshot, not toy as requested; name unified, or let the format be detected"
+        )
+
+        // Inside an envelope the response is judged the same way, at its own path.
+        let record = #"{"appUserId": "a", "provider": "unified", "response": {"toy": {"entitlements": []}}}"#
+        let enveloped = documentError { _ = try decoder.snapshot(fromRecord: data(record), at: now) }
+        #expect(enveloped?.path.description == "response")
+        #expect(enveloped?.reason.hasPrefix("looks like a toy document, not unified as requested") == true)
+    }
+
+    @Test func aBackendsErrorBodyGetsItsAdaptersMessageAlsoWhenDetecting() {
+        let body = data(#"{"toyError": "quota exceeded"}"#)
+        let detected = documentError { _ = try decoder.snapshot(from: body, at: now) }
+        let named = documentError { _ = try decoder.snapshot(from: body, format: ProviderID(rawValue: "toy"), at: now) }
+        #expect(detected?.kind == .vendorError)
+        #expect(detected?.description == #"toyError: "quota exceeded" is a toy error response"#)
+        #expect(detected == named)
     }
 
     @Test func anEnvelopesAppUserIdReplacesTheResponses() throws {

@@ -96,7 +96,10 @@ struct EndToEndCrossProviderTests {
         let wrong = try Tool.run(["diff", "--from", "qonversion"] + Self.at + [carolA, carolB])
         #expect(wrong.status == 65)
         #expect(wrong.stdout.isEmpty)
-        #expect(wrong.stderrLines == ["error: \(carolA): $: has `subscriber`: not a Qonversion response"])
+        #expect(
+            wrong.stderrLines == [
+                "error: \(carolA): $: looks like a RevenueCat document, not qonversion as requested; name revenuecat, or let the format be detected"
+            ])
 
         // An envelope's provider must agree with --from, in B as in A.
         let response = try Tool.repositoryFile(carolB)

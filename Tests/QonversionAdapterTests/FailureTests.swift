@@ -250,7 +250,7 @@ struct FailureTests {
     @Test func aFailedEnvelopeQuotesTheServerMessage() throws {
         let error = try #require(
             qonversionFailure(#"{"success": false, "data": {"code": 10003, "message": "Access token is invalid"}}"#))
-        #expect(error.description == "success: false the server reports a failed request: Access token is invalid")
+        #expect(error.description == "success: false means the request failed: Access token is invalid")
     }
 
     @Test func aWrongFlagQuotesTheValue() throws {

@@ -12,7 +12,7 @@ enum QonversionLaunchResultReader {
         if let success = try root.optional("success"), try success.bool() == false {
             throw DocumentError(
                 kind: .vendorError, path: success.path, offending: success.value,
-                reason: "the server reports a failed request\(serverMessage(root))")
+                reason: "means the request failed\(serverMessage(root))")
         }
         let data = try root.required("data")
         try data.requireObject()

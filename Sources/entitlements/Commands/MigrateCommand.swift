@@ -35,7 +35,7 @@ enum MigrateCommand: Command {
             throw .usage(
                 "--output \(path) is INPUT itself; it would be emptied before it is read", command: definition.name)
         }
-        var reader = try input.lineReader()
+        var reader = try input.lineReader(notJSONLines: .dataError)
         let output =
             try arguments.value("--output").map { (path) throws(CommandFailure) in try OutputStream.creating(path) }
             ?? context.output

@@ -13,7 +13,8 @@ enum ParityCommand: Command {
             Each line of A and B is a vendor response or an envelope {"appUserId", "provider", \
             "response"}; the format is the envelope's provider, else --from, else detected per line (an \
             envelope whose provider contradicts --from is a bad record). Customers are joined on the snapshot's \
-            appUserId (the envelope's when given). The report counts customers in A, in B, matched, only \
+            appUserId (the envelope's when given). The text report starts with the instant \
+            ("evaluated at …", "(now)" without --at) and counts customers in A, in B, matched, only \
             in A, only in B, with access differences and with field differences (compared as in \
             'entitlements diff'), then lists the first \(ParityText.exampleLimit) examples of each kind; \
             --json prints the complete lists, sorted by appUserId then entitlementId. A record that \
@@ -47,8 +48,9 @@ enum ParityCommand: Command {
         if inputA.isStandardInput, inputB.isStandardInput {
             throw .usage("A and B cannot both be standard input", command: definition.name)
         }
-        var readerA = try inputA.lineReader()
-        var readerB = try inputB.lineReader()
+        // Not 65: parity answers "not proven" (1) whenever records could not be compared.
+        var readerA = try inputA.lineReader(notJSONLines: .negative)
+        var readerB = try inputB.lineReader(notJSONLines: .negative)
         let check = ParityCheck(decoder: context.decoder, format: format, at: instant, options: options)
         let outcome: ParityCheck.Outcome
         do {

@@ -34,6 +34,14 @@ struct CommandContext {
         do {
             return try decoder.snapshot(fromRecord: data, format: format, at: instant)
         } catch {
+            if error.kind == .syntax, JSONTextLayout.isJSONLines(data) {
+                // Said once, instead of `$: unexpected '{' after the end of the document (line 2)`.
+                throw CommandFailure(
+                    status: .dataError,
+                    message:
+                        "\(input.displayName): looks like JSON Lines (one document per line), not a single JSON "
+                        + "document; use 'entitlements migrate' or 'entitlements parity' for JSON Lines")
+            }
             throw CommandFailure(status: .dataError, message: "\(input.displayName): \(error)")
         }
     }

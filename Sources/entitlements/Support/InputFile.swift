@@ -37,16 +37,57 @@ struct InputFile {
     }
 
     /// A JSON Lines reader over the input whose read errors name it.
-    func lineReader() throws(CommandFailure) -> JSONLinesReader {
+    ///
+    /// A pretty-printed JSON document is refused here, once, with `notJSONLines` as the status — rather
+    /// than reported as one broken record per line.
+    func lineReader(notJSONLines: ExitStatus) throws(CommandFailure) -> JSONLinesReader {
         let handle = try open()
         let name = displayName
-        return JSONLinesReader { () throws(ReadFailure) -> Data? in
+        let read = { () throws(ReadFailure) -> Data? in
             do {
                 return try handle.read(upToCount: 1 << 18)
             } catch {
                 throw ReadFailure(message: "\(name): cannot read: \(error.localizedDescription)")
             }
         }
+        // Look at the start first (a pipe may deliver it in pieces): enough to hold the first non-blank
+        // line and the break after it, or all there is.
+        var start = Data()
+        do {
+            while start.count < 1 << 20, !Self.holdsFirstLine(start), let block = try read(), !block.isEmpty {
+                start.append(block)
+            }
+        } catch {
+            throw CommandFailure(status: .ioError, message: error.message)
+        }
+        if JSONTextLayout.startsWithMultiLineDocument(start) {
+            throw CommandFailure(
+                status: notJSONLines,
+                message:
+                    "\(name): looks like a single JSON document, not JSON Lines (one document per line); use "
+                    + "'entitlements convert' or 'entitlements check' for one document")
+        }
+        var pending: Data? = start
+        return JSONLinesReader { () throws(ReadFailure) -> Data? in
+            if let first = pending {
+                pending = nil
+                return first
+            }
+            return try read()
+        }
+    }
+
+    /// Whether `data` has a non-blank line followed by a line break.
+    private static func holdsFirstLine(_ data: Data) -> Bool {
+        var sawContent = false
+        for byte in data {
+            if byte == UInt8(ascii: "\n") {
+                if sawContent { return true }
+            } else if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\r") {
+                sawContent = true
+            }
+        }
+        return false
     }
 
     /// A read error in the middle of an input.

@@ -10,7 +10,13 @@ struct ToyAdapter: EntitlementAdapter {
         document["toy"] != nil
     }
 
+    /// `{"toyError": "…"}` is the toy backend's answer to a failed request: a vendor error, and no
+    /// format claims it.
     func snapshot(from document: JSONNode, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
+        if let error = document.member("toyError") {
+            throw DocumentError(
+                kind: .vendorError, path: error.path, offending: error.value, reason: "is a toy error response")
+        }
         let toy = try document.required("toy")
         var entitlements: [Entitlement] = []
         for node in try toy.required("entitlements").elements() {
