@@ -4,23 +4,23 @@ import Foundation
 /// The bundled fixture scenarios, by provider.
 ///
 /// ```swift
-/// for scenario in try FixtureCatalog.scenarios(provider: "revenuecat") {
+/// for scenario in try FixtureCatalog.scenarios(provider: .revenueCat) {
 ///     let result = try FixtureVerifier.verify(scenario, with: RevenueCatAdapter())
 ///     #expect(result.passed, "\(result)")
 /// }
 /// ```
 public enum FixtureCatalog {
-    /// The providers that have a fixture folder.
-    public static let providers = ["revenuecat", "qonversion"]
+    /// The providers that have a fixture folder: every backend this version ships an adapter for.
+    public static var providers: [ProviderID] { ProviderID.backends }
 
-    /// The folder holding `provider`'s fixtures inside the resource bundle.
-    public static func directory(provider: String) -> URL? {
-        Bundle.module.url(forResource: provider, withExtension: nil)
+    /// The folder holding `provider`'s fixtures inside the resource bundle, named by its raw value.
+    public static func directory(provider: ProviderID) -> URL? {
+        Bundle.module.url(forResource: provider.rawValue, withExtension: nil)
     }
 
     /// Every scenario of `provider`, sorted by name. A response without an expectation file, or an
     /// expectation without a response, is an error: a fixture that is never checked proves nothing.
-    public static func scenarios(provider: String) throws -> [FixtureScenario] {
+    public static func scenarios(provider: ProviderID) throws -> [FixtureScenario] {
         guard let directory = directory(provider: provider) else { throw FixtureCatalogError.missingFolder(provider) }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         let files = Set(names)
@@ -50,7 +50,7 @@ public enum FixtureCatalog {
     }
 
     /// The scenario `name` of `provider`.
-    public static func scenario(provider: String, name: String) throws -> FixtureScenario {
+    public static func scenario(provider: ProviderID, name: String) throws -> FixtureScenario {
         guard let scenario = try scenarios(provider: provider).first(where: { $0.name == name }) else {
             throw FixtureCatalogError.unknownScenario("\(provider)/\(name)")
         }
@@ -61,7 +61,7 @@ public enum FixtureCatalog {
 /// A fixture folder that cannot be used as it is.
 public enum FixtureCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The provider has no fixture folder in the bundle.
-    case missingFolder(String)
+    case missingFolder(ProviderID)
     /// A response without an expectation, or the other way round (or both expectation kinds).
     case unpaired(String)
     /// No scenario has that name.

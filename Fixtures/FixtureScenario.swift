@@ -15,8 +15,8 @@ public struct FixtureScenario: Sendable, Hashable, CustomStringConvertible {
         case failure(URL)
     }
 
-    /// The provider folder: `revenuecat`, `qonversion`.
-    public let provider: String
+    /// The provider whose folder holds it: `revenuecat`, `qonversion`.
+    public let provider: ProviderID
     /// The scenario name: `active-monthly`.
     public let name: String
     /// The vendor response.

@@ -62,7 +62,12 @@ public struct QonversionAdapter: EntitlementAdapter {
         }
         if let data = try document.optional("data") {
             switch data.value {
-            case .object: return .launchResult
+            case .object:
+                throw DocumentError(
+                    kind: .unrecognizedFormat, path: data.path,
+                    reason:
+                        "has neither `uid` nor `permissions`: a Qonversion reply, but not a launch result (attribution, eligibility and other replies carry no entitlements)"
+                )
             case .array: return .v3List
             default: throw data.typeMismatch("an object (v1 launch result) or an array (v3/v4 list)")
             }

@@ -4,6 +4,9 @@ import EntitlementKitMigration
 /// The `entitlements` tool: picks the command, parses its arguments, runs it, and turns failures into
 /// one message on standard error and an exit status.
 enum Tool {
+    /// Every command, in the order `--help` lists them. To add one, write a type conforming to
+    /// ``Command`` in its own file under `Commands/` and list it here: parsing, `--help`, "did you mean"
+    /// and `help <command>` follow from its ``CommandDefinition``.
     static var commands: [any Command.Type] {
         [
             ConvertCommand.self, CheckCommand.self, DiffCommand.self, MigrateCommand.self, ParityCommand.self,

@@ -81,7 +81,7 @@ struct EvaluationRuleTests {
     @Test("willRenew is exactly renewState == willRenew")
     func willRenewFollowsRenewState() {
         let now = instant("2025-01-01T00:00:00Z")
-        for state in RenewState.knownValues + ["winBack"] {
+        for state in RenewState.knownValues + [RenewState(rawValue: "winBack")] {
             #expect(Entitlement(id: "e", renewState: state, at: now).willRenew == (state == .willRenew))
         }
     }

@@ -31,6 +31,23 @@ struct RFC3339Tests {
         #expect(RFC3339.date(from: "0001-01-01T00:00:00Z").map(RFC3339.string(from:)) == "0001-01-01T00:00:00Z")
     }
 
+    @Test(
+        "February 29 exists in years divisible by 4, except centuries not divisible by 400",
+        arguments: [
+            ("1900-02-29T00:00:00Z", nil),
+            ("2100-02-29T00:00:00Z", nil),
+            ("2200-02-29T12:00:00+02:00", nil),
+            ("2023-02-29T00:00:00Z", nil),
+            ("2000-02-29T00:00:00Z", 951_782_400),
+            ("2400-02-29T00:00:00Z", 13_574_563_200),
+            ("2024-02-29T00:00:00Z", 1_709_164_800),
+            ("1900-03-01T00:00:00Z", -2_203_891_200),
+            ("2100-03-01T00:00:00Z", 4_107_542_400),
+        ] as [(String, Int64?)])
+    func leapDays(text: String, secondsSince1970: Int64?) {
+        #expect(RFC3339.date(from: text) == secondsSince1970.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+    }
+
     @Test("formatting matches Foundation's ISO 8601 output for whole seconds")
     func agreesWithFoundation() {
         for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 123_456_789.0) {

@@ -36,8 +36,7 @@ struct SnapshotQueryTests {
         #expect(Store.appStore.isKnown)
         #expect(!Store(rawValue: "roku").isKnown)
         #expect(Store(rawValue: "appStore") == .appStore)
-        let literal: PeriodType = "trial"
-        #expect(literal == .trial)
+        #expect(PeriodType(rawValue: "trial") == .trial)
         #expect(
             RenewState.knownValues.map(\.rawValue) == [
                 "willRenew", "nonRenewable", "billingIssue", "cancelled", "unknown",

@@ -44,7 +44,9 @@ struct UnifiedDecodingTests {
     @Test("a value outside the schema is written as unknown, so output always follows the schema")
     func unlistedValuesAreWrittenAsUnknown() {
         let now = instant("2025-01-01T00:00:00Z")
-        let entitlement = Entitlement(id: "e", renewState: "paused", periodType: "winBack", store: "roku", at: now)
+        let entitlement = Entitlement(
+            id: "e", renewState: RenewState(rawValue: "paused"), periodType: PeriodType(rawValue: "winBack"),
+            store: Store(rawValue: "roku"), at: now)
         let json = entitlement.jsonValue
         #expect(json["renewState"] == .string("unknown"))
         #expect(json["periodType"] == .string("unknown"))

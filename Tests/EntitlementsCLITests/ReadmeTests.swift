@@ -49,6 +49,22 @@ struct ReadmeTests {
         #expect(code.contains(#"branch: "main")"#))
     }
 
+    @Test func noDocumentationNamesAVersionRequirement() throws {
+        // Every place that shows a `.package(…)` line: the README and the DocC articles.
+        var files = ["README.md", "docs/CLI.md"]
+        for directory in ["Sources", "Adapters", "Fixtures"] {
+            let root = Tool.packageRoot.appendingPathComponent(directory)
+            let found = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+            files += found.filter { $0.hasSuffix(".md") }.map { "\(directory)/\($0)" }
+        }
+        #expect(files.contains("Sources/EntitlementKit/Documentation.docc/GettingStarted.md"))
+        for file in files {
+            for line in try Tool.repositoryFile(file).split(separator: "\n") where line.contains(".package(") {
+                #expect(!line.contains("from:") && !line.contains("exact:"), "\(file): \(line)")
+            }
+        }
+    }
+
     /// A new package that depends on this one exactly as the README's local-checkout line says (with the
     /// path pointing here, whatever this folder is called) must resolve the README's product lines.
     @Test func installationAsALocalCheckoutResolves() throws {

@@ -26,6 +26,23 @@ struct FailureTests {
         Case(name: "data null", json: #"{"success": true, "data": null}"#, kind: .missingField, path: "data"),
         Case(name: "data a string", json: #"{"success": true, "data": "ok"}"#, kind: .wrongType, path: "data"),
         Case(
+            name: "empty data: not a launch result", json: #"{"success": true, "data": {}}"#,
+            kind: .unrecognizedFormat, path: "data"),
+        Case(
+            name: "attribution reply", json: #"{"success": true, "data": {"status": "OK"}}"#,
+            kind: .unrecognizedFormat, path: "data"),
+        Case(
+            name: "eligibility reply",
+            json: #"{"success": true, "data": {"products_enriched": {"pro": {"intro_eligibility_status": "x"}}}}"#,
+            kind: .unrecognizedFormat, path: "data"),
+        Case(
+            name: "identity reply", json: #"{"success": true, "data": {"anon_id": "QON_1"}}"#,
+            kind: .unrecognizedFormat, path: "data"),
+        Case(
+            name: "null uid and nothing else", json: #"{"success": true, "data": {"uid": null}}"#,
+            kind: .unrecognizedFormat, path: "data"),
+        Case(name: "bare attribution status", json: #"{"status": "OK"}"#, kind: .unrecognizedFormat, path: "$"),
+        Case(
             name: "permissions an object",
             json: #"{"success": true, "data": {"permissions": {"premium": {"active": 1}}}}"#,
             kind: .wrongType, path: "data.permissions"),
@@ -142,10 +159,42 @@ struct FailureTests {
             ),
             kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_revoke_timestamp"),
         Case(
-            name: "transaction id a number",
+            name: "transaction id a fraction",
             json: launchResult(
-                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": 2000000100}]"#),
+                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": 2000000100.5}]"#),
+            kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "transaction id a whole number written with a fraction",
+            json: launchResult(
+                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": 2000000100.0}]"#),
+            kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "transaction id with an exponent",
+            json: launchResult(
+                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": 2e9}]"#),
+            kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "transaction id an integer too large to hold",
+            json: launchResult(
+                permission:
+                    #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": 99999999999999999999}]"#),
+            kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "transaction id negative",
+            json: launchResult(
+                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": -2000000100}]"#),
+            kind: .invalidValue, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "transaction id a boolean",
+            json: launchResult(
+                permission: #""id": "premium", "active": 1, "store_transactions": [{"transaction_id": true}]"#),
             kind: .wrongType, path: "data.permissions[0].store_transactions[0].transaction_id"),
+        Case(
+            name: "original transaction id an object",
+            json: launchResult(
+                permission:
+                    #""id": "premium", "active": 1, "store_transactions": [{"original_transaction_id": {"id": 1}}]"#),
+            kind: .wrongType, path: "data.permissions[0].store_transactions[0].original_transaction_id"),
     ]
 
     static let listCases: [Case] = [

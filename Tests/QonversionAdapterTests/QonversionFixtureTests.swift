@@ -8,11 +8,11 @@ import Testing
 /// and path.
 @Suite("Qonversion fixtures")
 struct QonversionFixtureTests {
-    static let scenarios = (try? FixtureCatalog.scenarios(provider: "qonversion")) ?? []
+    static let scenarios = (try? FixtureCatalog.scenarios(provider: .qonversion)) ?? []
 
     @Test("the catalog is complete and well paired")
     func catalog() throws {
-        let scenarios = try FixtureCatalog.scenarios(provider: "qonversion")
+        let scenarios = try FixtureCatalog.scenarios(provider: .qonversion)
         let mapped = scenarios.filter { if case .snapshot = $0.expectation { true } else { false } }
         let failing = scenarios.filter { if case .failure = $0.expectation { true } else { false } }
         #expect(mapped.count >= 16)
@@ -22,6 +22,8 @@ struct QonversionFixtureTests {
             "offer-code", "manual-grant", "sandbox", "unknown-raw-values", "outage-minimal", "refund-subscription",
             "refund-lifetime", "stale-active-past-expiry", "several-entitlements", "v3-rest-list", "v4-rest-list",
             "success-false", "permissions-not-array", "element-without-id", "active-wrong-type", "truncated-json",
+            "success-true-empty-data", "attribution-reply", "eligibility-reply", "numeric-transaction-ids",
+            "transaction-id-fraction",
         ]
         let names = Set(scenarios.map(\.name))
         for name in required {

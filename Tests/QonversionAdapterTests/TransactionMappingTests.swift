@@ -49,6 +49,20 @@ struct TransactionMappingTests {
         #expect(sandboxThenSharedProduction.ownershipType == .familyShared)
     }
 
+    @Test("an integer transaction id (2023 responses) reads as its decimal string; a string stays as sent")
+    func integerIdsReadAsDecimalStrings() throws {
+        let mapped = try entitlement(transactions: [
+            #"{"transaction_id": 2000000612345678, "original_transaction_id": 2000000612345678, "transaction_timestamp": \#(seconds("2024-06-01T00:00:00Z"))}"#,
+            #"{"transaction_id": 0, "original_transaction_id": "2000000612345678", "transaction_timestamp": \#(seconds("2025-05-01T00:00:00Z"))}"#,
+            #"{"transaction_id": "GPA.3372-4150-9088-12345..1", "original_transaction_id": 9223372036854775807, "transaction_timestamp": \#(seconds("2025-05-02T00:00:00Z"))}"#,
+        ])
+        #expect(mapped.transactions.map(\.transactionId) == ["2000000612345678", "0", "GPA.3372-4150-9088-12345..1"])
+        #expect(
+            mapped.transactions.map(\.originalTransactionId) == [
+                "2000000612345678", "2000000612345678", "9223372036854775807",
+            ])
+    }
+
     @Test func withoutTransactionsOwnershipIsUnknownAndNotSandbox() throws {
         for extra in [#""store_transactions": []"#, #""store_transactions": null"#, #""renews_count": 0"#] {
             let mapped = try #require(

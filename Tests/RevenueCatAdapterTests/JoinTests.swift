@@ -31,7 +31,27 @@ struct JoinTests {
         #expect(lifetime.store == .appStore)
         #expect(lifetime.originalPurchaseDate == (try date("2025-05-01T10:00:00Z")))
         #expect(lifetime.transactions.map(\.transactionId) == ["1000000000000002"])
-        #expect(lifetime.transactions.map(\.type) == [.nonConsumablePurchase])
+        #expect(lifetime.transactions.map(\.type) == [.unknown], "RevenueCat does not say whether it was consumable")
+    }
+
+    @Test("nonSubscriptionTransactions lists every one-time purchase, those an entitlement joined included")
+    func oneTimePurchaseListIncludesJoinedPurchases() throws {
+        var document = SubscriberDocument()
+        document.nonSubscriptions["com.acme.lifetime"] = [
+            SubscriberDocument.oneTimeMembers(date: "2025-02-01T10:00:00Z", transactionId: "lifetime-1"),
+            SubscriberDocument.oneTimeMembers(date: "2025-05-01T10:00:00Z", transactionId: "lifetime-2"),
+        ]
+        document.nonSubscriptions["com.acme.credits"] = [
+            SubscriberDocument.oneTimeMembers(date: "2025-03-01T10:00:00Z", transactionId: "credits-1")
+        ]
+        document.entitlements["lifetime"] = SubscriberDocument.entitlementMembers(
+            product: "com.acme.lifetime", ["\"expires_date\": null"])
+        let snapshot = try document.snapshot()
+        // The joined purchase is the entitlement's transaction and stays in the list; so does the earlier
+        // purchase of the same product, which no entitlement shows.
+        #expect(snapshot["lifetime"]?.transactions.map(\.transactionId) == ["lifetime-2"])
+        #expect(snapshot.nonSubscriptionTransactions.map(\.transactionId) == ["lifetime-1", "credits-1", "lifetime-2"])
+        #expect(snapshot.nonSubscriptionTransactions.last == snapshot["lifetime"]?.transactions.last)
     }
 
     @Test("a one-time purchase wins when a subscription has the same product id")

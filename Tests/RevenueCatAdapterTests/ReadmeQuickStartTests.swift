@@ -8,7 +8,7 @@ import Testing
 @Suite("README quick start")
 struct ReadmeQuickStartTests {
     @Test func quickStartAnswersAsTheReadmeSays() throws {
-        let body = try FixtureCatalog.scenario(provider: "revenuecat", name: "active-monthly").document()
+        let body = try FixtureCatalog.scenario(provider: .revenueCat, name: "active-monthly").document()
 
         // The README's lines, verbatim where they compute something.
         let instant = RFC3339.date(from: "2025-09-15T10:00:00Z") ?? .now

@@ -94,7 +94,7 @@ struct TransactionTests {
         #expect(transactions.map(\.transactionId) == ["s1", "c1", "s2", "s3", "c2"])
         #expect(
             transactions.allSatisfy {
-                $0.type == .nonConsumablePurchase && $0.ownershipType == .purchased && $0.expirationDate == nil
+                $0.type == .unknown && $0.ownershipType == .purchased && $0.expirationDate == nil
             })
         #expect(transactions[1].environment == .sandbox)
         #expect(transactions[1].store == .playStore)

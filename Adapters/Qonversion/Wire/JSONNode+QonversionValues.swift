@@ -61,6 +61,26 @@ extension JSONNode {
         try optional(key)?.identifier()
     }
 
+    /// The member `key` as a store transaction id, `nil` when absent, `null` or empty. Servers answering
+    /// in 2023 sent the ids as JSON integers, which both SDKs read: an integer is taken as its decimal
+    /// string (`2000000123456789` → `"2000000123456789"`). A fraction, a negative number or any other type is
+    /// not an id and fails the document.
+    func optionalTransactionIdentifier(_ key: String) throws(DocumentError) -> String? {
+        guard let node = try optional(key) else { return nil }
+        switch node.value {
+        case .integer(let number):
+            guard number >= 0 else { throw node.invalid("is not a transaction id (negative)") }
+            return String(number)
+        case .string:
+            return try node.identifier()
+        case .double:
+            // `3.0`, `1e3` or an integer too large to hold exactly: the digits of the id are not known.
+            throw node.invalid("is not written as an integer, so it is not a transaction id")
+        default:
+            throw node.typeMismatch("a string or an integer")
+        }
+    }
+
     /// The member `key` as a count of seconds since the epoch (v1, v3), `nil` when absent or `null`.
     func optionalEpochSeconds(_ key: String) throws(DocumentError) -> Date? {
         try optional(key)?.dateFromEpochSeconds()

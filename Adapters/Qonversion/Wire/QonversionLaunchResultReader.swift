@@ -72,8 +72,8 @@ enum QonversionLaunchResultReader {
     static func transaction(_ element: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
         try element.requireObject()
         return QonversionWireTransaction(
-            transactionId: try element.optionalIdentifier("transaction_id"),
-            originalTransactionId: try element.optionalIdentifier("original_transaction_id"),
+            transactionId: try element.optionalTransactionIdentifier("transaction_id"),
+            originalTransactionId: try element.optionalTransactionIdentifier("original_transaction_id"),
             offerCode: try element.optionalIdentifier("offer_code"),
             transactionDate: try element.optionalEpochSeconds("transaction_timestamp"),
             expirationDate: try element.optionalEpochSeconds("expiration_timestamp"),

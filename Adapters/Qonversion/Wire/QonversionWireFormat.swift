@@ -6,7 +6,8 @@ import EntitlementKit
 /// further down still reaches its reader and fails there with a located error instead of being
 /// reported as "not Qonversion".
 enum QonversionWireFormat: Sendable, Hashable {
-    /// The v1 launch result (`POST v1/user/init`, `purchase`, `restore`): `success` + `data.permissions`.
+    /// The v1 launch result (`POST v1/user/init`, `purchase`, `restore`): `data.uid` or `data.permissions`,
+    /// usually under `success: true`; or a `success: false` envelope reporting a failed request.
     case launchResult
     /// `GET v3/users/{id}/entitlements`: `data` is an array of items with `active`.
     case v3List
@@ -21,8 +22,7 @@ enum QonversionWireFormat: Sendable, Hashable {
         else { return nil }
         switch members["data"] {
         case .object(let data):
-            let hasSuccessFlag = if case .bool = members["success"] { true } else { false }
-            return data["permissions"] != nil || hasSuccessFlag ? .launchResult : nil
+            return isLaunchResult(data: data) || members["success"] == .bool(false) ? .launchResult : nil
         case .array(let items):
             return listFormat(envelope: members, items: items)
         case nil:
@@ -32,6 +32,15 @@ enum QonversionWireFormat: Sendable, Hashable {
         default:
             return nil
         }
+    }
+
+    /// Whether a `data` object holds what a launch result holds: the user's `uid` or the `permissions`
+    /// list. The same `{"success": true, "data": {…}}` envelope wraps Qonversion's other replies
+    /// (attribution's `{"status": "OK"}`, eligibility's `products_enriched`, an empty `{}`); reading those
+    /// as "no entitlements" would answer a question they do not answer.
+    static func isLaunchResult(data: [String: JSONValue]) -> Bool {
+        let hasUserId = data["uid"].map { $0 != .null } ?? false
+        return hasUserId || data["permissions"] != nil
     }
 
     private static func listFormat(envelope: [String: JSONValue], items: [JSONValue]) -> QonversionWireFormat? {

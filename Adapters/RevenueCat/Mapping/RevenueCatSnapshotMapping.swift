@@ -96,12 +96,13 @@ extension RenewState {
 
 extension TransactionType {
     /// What the latest transaction of a joined purchase did, as far as the v1 body tells:
-    /// a one-time purchase → `nonConsumablePurchase`; a `trial` period → `trialStarted`; an `intro`
-    /// period → `introStarted`; otherwise `subscriptionStarted` when the period began the subscription
+    /// a one-time purchase → `unknown` (RevenueCat does not say whether it was consumable, and a product
+    /// bought several times may be either); a `trial` period → `trialStarted`; an `intro` period →
+    /// `introStarted`; otherwise `subscriptionStarted` when the period began the subscription
     /// (`purchase_date == original_purchase_date`), `subscriptionRenewed` when it began later, and
     /// `unknown` without an `original_purchase_date` to tell.
     static func revenueCat(purchase: RevenueCatPurchase, periodType: PeriodType) -> TransactionType {
-        guard purchase.subscription != nil else { return .nonConsumablePurchase }
+        guard purchase.subscription != nil else { return .unknown }
         if periodType == .trial { return .trialStarted }
         if periodType == .intro { return .introStarted }
         guard let original = purchase.originalPurchaseDate else { return .unknown }

@@ -6,8 +6,11 @@
 /// values they do not recognise to `.unknown` (a vendor's own spelling survives where the schema keeps it,
 /// as ``Entitlement/storeRaw``), a snapshot reader reads an unlisted value as `.unknown`, and a value
 /// outside ``knownValues`` is written as `"unknown"` (``canonicalRawValue``).
-public protocol OpenEnumeration: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible,
-    ExpressibleByStringLiteral
+///
+/// They are deliberately not `ExpressibleByStringLiteral`: `store == "app_store"` would compile and always
+/// be false (the vendor spelling is not the unified value). Compare with the named values (`.appStore`), or
+/// wrap a string explicitly with `init(rawValue:)`.
+public protocol OpenEnumeration: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible
 where RawValue == String {
     /// Wraps any raw value, known or not.
     init(rawValue: String)
@@ -18,11 +21,6 @@ where RawValue == String {
 }
 
 extension OpenEnumeration {
-    /// Wraps a string literal as a raw value.
-    public init(stringLiteral value: String) {
-        self.init(rawValue: value)
-    }
-
     /// The raw value.
     public var description: String { rawValue }
 

@@ -14,7 +14,8 @@ enum MigrateCommand: Command {
             lines are skipped. A line that cannot be converted is reported on standard error as \
             "error: INPUT: line N: <path>: <value> <reason>" and skipped; the run goes on. A summary goes \
             to standard error at the end, and progress while running when standard error is a terminal. \
-            Memory stays constant whatever the input's size.
+            Memory stays constant whatever the input's size. A pretty-printed JSON document is refused \
+            with one message (use convert or check for one document).
             """,
         positionals: [.init(name: "INPUT", help: "The JSON Lines export; - reads standard input.")],
         options: [
