@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
+        .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
         .executable(name: "entitlements", targets: ["entitlements"]),
     ],
     // The user asked for no third-party packages: everything here is the toolchain's.
@@ -39,7 +40,15 @@ let package = Package(
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
             exclude: ["README.md"],
-            resources: [.copy("revenuecat"), .copy("qonversion"), .copy("cross-provider")]
+            resources: [.copy("revenuecat"), .copy("qonversion"), .copy("cross-provider"), .copy("scenarios")]
+        ),
+
+        // The test kit: scenario files, the simulated backend and runner, the fixture harness, builders.
+        .target(
+            name: "EntitlementKitTesting",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitFixtures",
+            ]
         ),
 
         .executableTarget(
@@ -49,6 +58,7 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
+                "EntitlementKitTesting",
             ]
         ),
 
@@ -67,6 +77,14 @@ let package = Package(
 
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+        ),
+        // The runtime client against an in-test provider, injected clocks and real cache files.
+        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
+        // Uses only the test kit's public API, as an app's test target would.
+        .testTarget(
+            name: "EntitlementKitTestingTests",
+            dependencies: ["EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures"],
+            resources: [.copy("Stories")]
         ),
         .testTarget(
             name: "RevenueCatAdapterTests",

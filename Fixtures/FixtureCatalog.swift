@@ -22,6 +22,13 @@ public enum FixtureCatalog {
     /// expectation without a response, is an error: a fixture that is never checked proves nothing.
     public static func scenarios(provider: ProviderID) throws -> [FixtureScenario] {
         guard let directory = directory(provider: provider) else { throw FixtureCatalogError.missingFolder(provider) }
+        return try scenarios(in: directory, provider: provider)
+    }
+
+    /// Every scenario in `directory` (`<name>.json` with `<name>.expected.json` or
+    /// `<name>.expected-error.json`), sorted by name; `provider` labels them. Unpaired files are an error,
+    /// as for the bundled folders.
+    public static func scenarios(in directory: URL, provider: ProviderID) throws -> [FixtureScenario] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         let files = Set(names)
         var scenarios: [FixtureScenario] = []

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Persistent per-device storage of ``EntitlementClient``: one entry per app user id, the app user id
+/// to use at the next launch, and the trusted-instant floor (the latest server time the client has
+/// used, so turning the device clock back across a relaunch revives nothing before it).
+///
+/// Everything is keyed by app user id: the client never asks for, and a cache never answers with,
+/// another customer's entry. A cache that cannot read an entry (corrupt, truncated, another customer's,
+/// another schema) answers `nil`: the client then fetches, and an unreadable entry never grants access.
+///
+/// Implementations: ``InMemoryEntitlementCache`` (tests, or apps that want nothing on disk) and
+/// ``DirectoryEntitlementCache`` (one file per customer in a directory the app chooses).
+public protocol EntitlementCache: Sendable {
+    /// The entry stored for `appUserId`, or `nil` when there is none or it cannot be read.
+    func entry(for appUserId: String) async -> EntitlementCacheEntry?
+    /// Stores `entry` for `appUserId`, replacing any earlier one.
+    func store(_ entry: EntitlementCacheEntry, for appUserId: String) async throws(EntitlementCacheError)
+    /// Removes the entry for `appUserId`, if any.
+    func removeEntry(for appUserId: String) async
+    /// The app user id stored for the next launch, if any.
+    func storedAppUserId() async -> String?
+    /// Stores the app user id for the next launch.
+    func storeAppUserId(_ appUserId: String) async throws(EntitlementCacheError)
+    /// The stored trusted-instant floor, if any.
+    func trustedFloor() async -> Date?
+    /// Stores the trusted-instant floor (the client only ever raises it).
+    func storeTrustedFloor(_ floor: Date) async throws(EntitlementCacheError)
+}
+
+/// One customer's cached answer and what the client's freshness and clock rules need about it.
+public struct EntitlementCacheEntry: Sendable, Hashable {
+    /// The snapshot exactly as the provider returned it (the client re-evaluates it at every answer).
+    public let snapshot: EntitlementSnapshot
+    /// The device clock when the entry was written (whole milliseconds): after a relaunch the entry is
+    /// fresh only while `writtenAt <= device now < writtenAt + freshFor`.
+    public let writtenAt: Date
+    /// The newest server time known when the entry was written: the snapshot's `requestDate`, or later
+    /// when the client had newer server time. Reading the entry raises the trusted-instant floor to it.
+    public let newestRequestDate: Date?
+    /// Whether ``EntitlementClient/invalidateCache()`` marked the entry stale: it still answers
+    /// `fromCacheOnly` and after a failed fetch, but is never fresh again.
+    public let isInvalidated: Bool
+
+    /// Creates an entry.
+    public init(snapshot: EntitlementSnapshot, writtenAt: Date, newestRequestDate: Date?, isInvalidated: Bool = false) {
+        self.snapshot = snapshot
+        self.writtenAt = writtenAt
+        self.newestRequestDate = newestRequestDate
+        self.isInvalidated = isInvalidated
+    }
+
+    /// The same entry marked stale.
+    func invalidated() -> EntitlementCacheEntry {
+        EntitlementCacheEntry(
+            snapshot: snapshot, writtenAt: writtenAt, newestRequestDate: newestRequestDate, isInvalidated: true)
+    }
+}
+
+/// Why a cache could not be opened or could not store something.
+public struct EntitlementCacheError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure.
+    public enum Code: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The cache directory is unsafe to trust: a symbolic link, writable by other users, owned by
+        /// another user, or not a directory.
+        case unsafeDirectory
+        /// The file system refused a read, write, rename or sync.
+        case fileSystem
+
+        /// The raw value.
+        public var description: String { rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What happened, in one line (paths, `errno` text; never an entry's content).
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
+}

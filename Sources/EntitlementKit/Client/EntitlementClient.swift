@@ -1,0 +1,436 @@
+import Foundation
+
+/// What an app calls at launch and before premium content: the current customer's entitlements from
+/// any ``EntitlementProvider``, fast, offline, and without being fooled by the device clock.
+///
+/// ```swift
+/// let client = try await EntitlementClient(provider: provider, cache: cache)
+/// let check = await client.checkEntitlements()
+/// if check.isActive("premium") { unlockPremium() }
+/// ```
+///
+/// - Identity: the client owns the current app user id (configured, stored from an earlier launch, or a
+///   new anonymous one), validates every id before any backend call, and keys everything it caches by
+///   app user id: one customer's answer is never shown to another, even when a fetch for the previous
+///   customer finishes after a ``logIn(_:)`` or ``logOut()``.
+/// - Freshness: an entry is fresh for `freshFor` after it was written, measured on the monotonic clock
+///   within a run; after a relaunch only while `writtenAt <= device now < writtenAt + freshFor`.
+/// - Time: every answer is evaluated at the trusted instant, `max(device now, server now, floor)`; see
+///   <doc:CheckingEntitlementsInAnApp>.
+/// - Failure is an answer: ``checkEntitlements(_:)`` never throws; its ``EntitlementCheck`` carries the
+///   snapshot (or none), its source and the error met on the way.
+public actor EntitlementClient {
+    /// How often a check restarts for the new customer when the customer changes while it waits.
+    private static let identityAttempts = 3
+    /// The persisted floor is rewritten once the floor in use is this far ahead of it (a cache write per
+    /// answer would cost an fsync per `checkEntitlements`); the floor in use is never behind.
+    private static let floorPersistStep: TimeInterval = 1
+
+    private let provider: any EntitlementProvider
+    private let cache: any EntitlementCache
+    private let freshFor: Duration
+    private let deviceClock: any WallClock
+    private let monotonicClock: any MonotonicClock
+    private let logger: EntitlementLogger
+    private let broadcaster = UpdateBroadcaster()
+
+    /// The current customer's app user id.
+    public private(set) var appUserId: String
+    /// Bumped by every change of customer, so work begun for the previous one can tell.
+    private var identityGeneration = 0
+    private var trustedClock: TrustedClock
+    private var persistedFloor: Date?
+    /// Entries written in this run: their `writtenAt` and the monotonic reading when written.
+    private var writtenThisRun: [String: (writtenAt: Date, elapsed: Duration)] = [:]
+
+    /// Configures the client. No backend call.
+    ///
+    /// - Parameters:
+    ///   - provider: the backend.
+    ///   - cache: the device's persistent storage (kept across launches).
+    ///   - appUserId: the customer; `nil` → the id stored in `cache` by an earlier launch, else a new
+    ///     anonymous id in the provider's form. The id used is stored for the next launch. A given id is
+    ///     checked first: one the backends refuse throws ``EntitlementClientError/Code/invalidAppUserId``
+    ///     (it is not trimmed).
+    ///   - freshFor: how long a cached entry answers without a backend call.
+    ///   - deviceClock: the device's clock (may be wrong, may move back).
+    ///   - monotonicClock: time since the client started (never moves back).
+    ///   - logger: where the client says what it does (never ids, receipts or keys).
+    public init(
+        provider: any EntitlementProvider,
+        cache: any EntitlementCache,
+        appUserId: String? = nil,
+        freshFor: Duration = .seconds(300),
+        deviceClock: any WallClock = SystemClock(),
+        monotonicClock: any MonotonicClock = SystemMonotonicClock(),
+        logger: EntitlementLogger = .disabled
+    ) async throws(EntitlementClientError) {
+        if let appUserId { try Self.validate(appUserId) }
+        let stored = await cache.storedAppUserId()
+        let chosen: String
+        if let appUserId {
+            chosen = appUserId
+        } else if let stored, AppUserIdCheck(stored).backendRefusal == nil {
+            chosen = stored
+        } else {
+            chosen = provider.makeAnonymousAppUserId()
+        }
+        let floor = await cache.trustedFloor()
+
+        self.provider = provider
+        self.cache = cache
+        self.freshFor = freshFor
+        self.deviceClock = deviceClock
+        self.monotonicClock = monotonicClock
+        self.logger = logger
+        self.appUserId = chosen
+        persistedFloor = floor
+        trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
+
+        if chosen != stored { await persistAppUserId(chosen) }
+        let how =
+            appUserId != nil
+            ? "the given app user id" : chosen == stored ? "the stored app user id" : "a new anonymous id"
+        logger.log(.info, "configured with \(how)")
+    }
+
+    deinit {
+        broadcaster.finish()
+    }
+
+    /// Whether the current customer is anonymous (the id has the provider's anonymous form).
+    public var isAnonymous: Bool {
+        provider.isAnonymous(appUserId)
+    }
+
+    /// How many snapshots an update stream made when this client was created would have yielded so far
+    /// (see ``EntitlementUpdates``). Deterministic, unlike consuming a stream concurrently.
+    public var updateCount: Int {
+        broadcaster.updateCount
+    }
+
+    /// A new stream of the client's answers as they change; see ``EntitlementUpdates`` for exactly what
+    /// it yields.
+    public nonisolated func updates() -> EntitlementUpdates {
+        broadcaster.makeStream()
+    }
+
+    // MARK: - Checking
+
+    /// The current customer's entitlements under `policy`. Never throws: failure is an answer too.
+    ///
+    /// - ``FetchPolicy/cachedOrFetched``: a fresh entry answers (source `cache`); otherwise fetch
+    ///   (`network`) and store; a failed fetch falls back to the entry of any age (`cache`, the error
+    ///   alongside), else fails with the error.
+    /// - ``FetchPolicy/fetchCurrent``: always fetch; a failure is handled as above.
+    /// - ``FetchPolicy/notStaleCachedOrFetched``: a fresh entry answers; otherwise fetch; a failed fetch
+    ///   fails even with a stale entry.
+    /// - ``FetchPolicy/fromCacheOnly``: the entry of any age, or ``EntitlementClientError/Code/noCachedSnapshot``;
+    ///   never a backend call.
+    ///
+    /// Every snapshot is evaluated at the trusted instant. When the customer changes (``logIn(_:)``,
+    /// ``logOut()``) while the check waits, nothing it got is stored or shown: it starts again for the
+    /// new customer.
+    public func checkEntitlements(_ policy: FetchPolicy = .cachedOrFetched) async -> EntitlementCheck {
+        for _ in 0..<Self.identityAttempts {
+            if let answer = await check(policy, for: appUserId, generation: identityGeneration) { return answer }
+            logger.log(.debug, "check \(policy): the customer changed while it ran; checking for the new one")
+        }
+        logger.log(.error, "check \(policy): the customer kept changing; no answer")
+        return EntitlementCheck(
+            snapshot: nil, source: .cache,
+            error: EntitlementClientError(.noCachedSnapshot, "the customer changed during every attempt of the check"))
+    }
+
+    /// The current customer's cached entry evaluated at the trusted instant, if any. No backend call, no
+    /// update.
+    public func cachedSnapshot() async -> EntitlementSnapshot? {
+        for _ in 0..<Self.identityAttempts {
+            let generation = identityGeneration
+            let entry = await readEntry(for: appUserId)
+            guard generation == identityGeneration else { continue }
+            guard let entry else { return nil }
+            let instant = await trustedInstant()
+            guard generation == identityGeneration else { continue }
+            return entry.snapshot.evaluated(at: instant)
+        }
+        return nil
+    }
+
+    /// Marks the current customer's entry stale: the next check fetches (`cachedOrFetched`,
+    /// `notStaleCachedOrFetched`), while the entry still answers `fromCacheOnly` and after a failed fetch.
+    public func invalidateCache() async {
+        let id = appUserId
+        let generation = identityGeneration
+        guard let entry = await cache.entry(for: id), generation == identityGeneration else { return }
+        writtenThisRun[id] = (entry.writtenAt, monotonicClock.elapsed() - freshFor)
+        guard !entry.isInvalidated else { return }
+        do {
+            try await cache.store(entry.invalidated(), for: id)
+        } catch {
+            logger.log(.warning, "invalidateCache: the cache could not mark the entry stale (\(error.code))")
+        }
+        logger.log(.info, "invalidateCache: the cached entry is stale")
+    }
+
+    private func check(_ policy: FetchPolicy, for id: String, generation: Int) async -> EntitlementCheck? {
+        let entry = await readEntry(for: id)
+        guard generation == identityGeneration else { return nil }
+
+        if policy == .fromCacheOnly {
+            guard let entry else {
+                logger.log(.info, "check \(policy): nothing cached for the customer")
+                return EntitlementCheck(
+                    snapshot: nil, source: .cache,
+                    error: EntitlementClientError(.noCachedSnapshot, "nothing is cached for the current customer"))
+            }
+            logger.log(.debug, "check \(policy): the cached entry answers")
+            return await answer(entry.snapshot, source: .cache, error: nil, generation: generation)
+        }
+        if policy != .fetchCurrent, let entry, isFresh(entry, for: id) {
+            logger.log(.debug, "check \(policy): a fresh cached entry answers")
+            return await answer(entry.snapshot, source: .cache, error: nil, generation: generation)
+        }
+
+        let fetched: EntitlementSnapshot
+        do {
+            fetched = try await provider.snapshot(for: id)
+        } catch {
+            guard generation == identityGeneration else { return nil }
+            if policy != .notStaleCachedOrFetched, let entry {
+                logger.log(.warning, "check \(policy): the fetch failed (\(error.code)); the cached entry answers")
+                return await answer(entry.snapshot, source: .cache, error: error, generation: generation)
+            }
+            logger.log(.error, "check \(policy): the fetch failed (\(error.code)); no answer")
+            return EntitlementCheck(snapshot: nil, source: .network, error: error)
+        }
+        guard await store(fetched, for: id, generation: generation) else { return nil }
+        logger.log(.info, "check \(policy): fetched from the backend and cached")
+        return await answer(fetched, source: .network, error: nil, generation: generation)
+    }
+
+    /// Evaluates `snapshot` at the trusted instant and publishes it; `nil` when the customer changed.
+    private func answer(
+        _ snapshot: EntitlementSnapshot, source: EntitlementCheck.Source, error: EntitlementClientError?,
+        generation: Int
+    ) async -> EntitlementCheck? {
+        let instant = await trustedInstant()
+        guard generation == identityGeneration else { return nil }
+        let evaluated = snapshot.evaluated(at: instant)
+        broadcaster.publish(evaluated)
+        return EntitlementCheck(snapshot: evaluated, source: source, error: error)
+    }
+
+    private func isFresh(_ entry: EntitlementCacheEntry, for id: String) -> Bool {
+        if entry.isInvalidated { return false }
+        if let written = writtenThisRun[id], written.writtenAt == entry.writtenAt {
+            return monotonicClock.elapsed() - written.elapsed < freshFor
+        }
+        // Written by an earlier run: only the device clock relates now to writtenAt. A clock earlier than
+        // writtenAt has moved, so the entry's age is unknown: not fresh.
+        let now = deviceClock.now()
+        return entry.writtenAt <= now && now < entry.writtenAt.addingTimeInterval(freshFor.timeInterval)
+    }
+
+    // MARK: - Identity
+
+    /// Switches to the customer `newAppUserId` (trimmed of leading and trailing whitespace, as
+    /// RevenueCat's SDK does). The same id as now → no backend call, `created == false`, the cached
+    /// entry (or, with none, an empty snapshot that grants nothing). Otherwise the provider decides
+    /// aliasing; the previous customer's cache entry is dropped and the answer is the new customer's
+    /// snapshot, stored as fresh. Throws ``EntitlementClientError/Code/invalidAppUserId`` before any
+    /// backend call, or the provider's error (the customer then stays the same).
+    public func logIn(_ newAppUserId: String) async throws(EntitlementClientError) -> LogInResult {
+        let trimmed = newAppUserId.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.validate(trimmed)
+        let current = appUserId
+        let generation = identityGeneration
+        if trimmed == current {
+            logger.log(.info, "logIn: already the current customer; no backend call")
+            let entry = await readEntry(for: current)
+            let instant = await trustedInstant()
+            guard let entry else {
+                return LogInResult(snapshot: emptySnapshot(for: current, at: instant), created: false)
+            }
+            let evaluated = entry.snapshot.evaluated(at: instant)
+            if generation == identityGeneration { broadcaster.publish(evaluated) }
+            return LogInResult(snapshot: evaluated, created: false)
+        }
+
+        let result: LogInResult
+        do {
+            result = try await provider.logIn(from: current, to: trimmed)
+        } catch {
+            logger.log(.error, "logIn: the backend refused (\(error.code)); the customer is unchanged")
+            throw error
+        }
+        // The customer changes before anything else is awaited, so work still running for the previous
+        // one sees it and keeps its result to itself.
+        let previous = appUserId
+        identityGeneration += 1
+        let newGeneration = identityGeneration
+        appUserId = trimmed
+        await dropEntries(for: [current, previous])
+        await persistAppUserId(trimmed)
+        logger.log(.info, "logIn: switched customer (created: \(result.created))")
+        let stored = await store(result.snapshot, for: trimmed, generation: newGeneration)
+        let instant = await trustedInstant()
+        let evaluated = result.snapshot.evaluated(at: instant)
+        if stored && newGeneration == identityGeneration { broadcaster.publish(evaluated) }
+        return LogInResult(snapshot: evaluated, created: result.created)
+    }
+
+    /// Switches to a new anonymous customer and drops the previous customer's cache entry. No backend
+    /// call. Throws ``EntitlementClientError/Code/alreadyAnonymous`` when the current customer is
+    /// anonymous.
+    public func logOut() async throws(EntitlementClientError) {
+        guard !isAnonymous else {
+            throw EntitlementClientError(.alreadyAnonymous, "logOut: the current customer is already anonymous")
+        }
+        let previous = appUserId
+        identityGeneration += 1
+        appUserId = provider.makeAnonymousAppUserId()
+        let newId = appUserId
+        await dropEntries(for: [previous])
+        await persistAppUserId(newId)
+        logger.log(.info, "logOut: switched to a new anonymous customer")
+    }
+
+    // MARK: - Purchases
+
+    /// Posts what the store holds as the current customer (a user-initiated restore) and stores the
+    /// snapshot the provider answers with: the next check is fresh and shows it.
+    public func restorePurchases(_ receipt: StoreReceipt) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try await postReceipt(receipt, operation: "restorePurchases")
+    }
+
+    /// Posts what the store holds as the current customer (a silent sync) and stores the snapshot the
+    /// provider answers with: the next check is fresh and shows it.
+    public func syncPurchases(_ receipt: StoreReceipt) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try await postReceipt(receipt, operation: "syncPurchases")
+    }
+
+    /// Reports a purchase the store just completed and stores the snapshot the provider answers with, so
+    /// the next check is fresh and already shows the purchase.
+    public func recordPurchase(_ purchase: StorePurchase) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        let id = appUserId
+        let generation = identityGeneration
+        let snapshot: EntitlementSnapshot
+        do {
+            snapshot = try await provider.reportPurchase(purchase, for: id)
+        } catch {
+            logger.log(.error, "recordPurchase: failed (\(error.code))")
+            throw error
+        }
+        logger.log(.info, "recordPurchase: the backend answered; caching its snapshot")
+        return await acceptOperationResult(snapshot, for: id, generation: generation)
+    }
+
+    private func postReceipt(_ receipt: StoreReceipt, operation: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        let id = appUserId
+        let generation = identityGeneration
+        let snapshot: EntitlementSnapshot
+        do {
+            snapshot = try await provider.syncPurchases(receipt, for: id)
+        } catch {
+            logger.log(.error, "\(operation): failed (\(error.code))")
+            throw error
+        }
+        logger.log(.info, "\(operation): the backend answered; caching its snapshot")
+        return await acceptOperationResult(snapshot, for: id, generation: generation)
+    }
+
+    /// Stores an operation's snapshot and publishes it, unless the customer changed meanwhile (then the
+    /// caller still gets the answer of the operation it started, but nothing is stored or published).
+    private func acceptOperationResult(_ snapshot: EntitlementSnapshot, for id: String, generation: Int) async
+        -> EntitlementSnapshot
+    {
+        let stored = await store(snapshot, for: id, generation: generation)
+        let instant = await trustedInstant()
+        let evaluated = snapshot.evaluated(at: instant)
+        if stored && generation == identityGeneration { broadcaster.publish(evaluated) }
+        return evaluated
+    }
+
+    // MARK: - Cache and clock
+
+    /// Reads `id`'s entry; its server time raises the trusted clock.
+    private func readEntry(for id: String) async -> EntitlementCacheEntry? {
+        let entry = await cache.entry(for: id)
+        if let entry, let serverTime = entry.newestRequestDate ?? entry.snapshot.requestDate {
+            trustedClock.observe(serverTime: serverTime, elapsed: monotonicClock.elapsed())
+        }
+        return entry
+    }
+
+    /// Stores `snapshot` as `id`'s fresh entry, unless the customer changed (before or while storing).
+    /// Returns whether the entry stands.
+    private func store(_ snapshot: EntitlementSnapshot, for id: String, generation: Int) async -> Bool {
+        guard generation == identityGeneration else { return false }
+        let elapsed = monotonicClock.elapsed()
+        if let requestDate = snapshot.requestDate {
+            trustedClock.observe(serverTime: requestDate, elapsed: elapsed)
+        }
+        let entry = EntitlementCacheEntry(
+            snapshot: snapshot,
+            writtenAt: deviceClock.now().truncatedToMilliseconds,
+            newestRequestDate: trustedClock.serverNow(elapsed: elapsed)?.truncatedToMilliseconds)
+        writtenThisRun[id] = (entry.writtenAt, elapsed)
+        do {
+            try await cache.store(entry, for: id)
+        } catch {
+            logger.log(.warning, "the cache could not store the entry (\(error.code)); the next check fetches")
+        }
+        guard generation == identityGeneration else {
+            // The customer changed while the entry was written: the previous customer's entry must not
+            // outlive the switch (which already dropped it).
+            if id != appUserId { await dropEntries(for: [id]) }
+            return false
+        }
+        return true
+    }
+
+    private func dropEntries(for ids: Set<String>) async {
+        for id in ids where id != appUserId {
+            writtenThisRun[id] = nil
+            await cache.removeEntry(for: id)
+        }
+    }
+
+    private func persistAppUserId(_ id: String) async {
+        do {
+            try await cache.storeAppUserId(id)
+        } catch {
+            logger.log(.warning, "the cache could not store the app user id (\(error.code))")
+        }
+    }
+
+    /// `max(device now, server now, floor)`, persisting the floor when it has moved on.
+    private func trustedInstant() async -> Date {
+        let (instant, floorRose) = trustedClock.trustedInstant(
+            deviceNow: deviceClock.now(), elapsed: monotonicClock.elapsed())
+        if floorRose, let floor = trustedClock.floor?.truncatedToMilliseconds,
+            persistedFloor.map({ floor.timeIntervalSince($0) >= Self.floorPersistStep }) ?? true
+        {
+            persistedFloor = floor
+            do {
+                try await cache.storeTrustedFloor(floor)
+            } catch {
+                logger.log(.warning, "the cache could not store the trusted floor (\(error.code))")
+            }
+        }
+        return instant
+    }
+
+    private func emptySnapshot(for id: String, at instant: Date) -> EntitlementSnapshot {
+        EntitlementSnapshot(provider: provider.provider, appUserId: id, evaluatedAt: instant)
+    }
+
+    private static func validate(_ id: String) throws(EntitlementClientError) {
+        if let reason = AppUserIdCheck(id).backendRefusal {
+            throw EntitlementClientError(.invalidAppUserId, "the app user id \(reason)")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The snapshots an ``EntitlementClient`` answers with, as they change: an `AsyncSequence` made by
+/// ``EntitlementClient/updates()``.
+///
+/// A stream yields the first snapshot the client answers with after the stream was made (nothing is
+/// replayed from before), and then each answer that differs from the last one *this stream* yielded,
+/// ignoring ``EntitlementSnapshot/requestDate`` and ``EntitlementSnapshot/evaluatedAt`` (so the same
+/// access re-checked a minute later yields nothing, while an entitlement that lapsed does). Answers are
+/// the snapshots of `checkEntitlements` (including cached ones and fallbacks), `logIn`, `recordPurchase`,
+/// `restorePurchases` and `syncPurchases`; a failure without a snapshot, `cachedSnapshot()`,
+/// configuration and `logOut` yield nothing. The stream ends when the client is released.
+public struct EntitlementUpdates: AsyncSequence, Sendable {
+    /// The element type.
+    public typealias Element = EntitlementSnapshot
+
+    private let stream: AsyncStream<EntitlementSnapshot>
+
+    init(stream: AsyncStream<EntitlementSnapshot>) {
+        self.stream = stream
+    }
+
+    /// An iterator over the updates.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: stream.makeAsyncIterator())
+    }
+
+    /// Iterates ``EntitlementUpdates``.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var base: AsyncStream<EntitlementSnapshot>.Iterator
+
+        init(base: AsyncStream<EntitlementSnapshot>.Iterator) {
+            self.base = base
+        }
+
+        /// The next changed snapshot, or `nil` when the client is gone.
+        public mutating func next() async -> EntitlementSnapshot? {
+            await base.next()
+        }
+    }
+}
+
+/// Fans the client's answers out to its update streams, each filtering out repeats of what it last
+/// yielded, and counts what a stream made with the client would have yielded (``EntitlementClient/updateCount``).
+///
+/// A class with a lock rather than actor state because ``EntitlementClient/updates()`` is `nonisolated`:
+/// a stream must be registered before the call returns, or an answer given right after could be missed.
+final class UpdateBroadcaster: @unchecked Sendable {
+    private struct Subscriber {
+        let continuation: AsyncStream<EntitlementSnapshot>.Continuation
+        var lastYielded: Comparable?
+    }
+
+    // Guards every stored property below.
+    private let lock = NSLock()
+    private var subscribers: [Int: Subscriber] = [:]
+    private var nextSubscriberId = 0
+    private var lastCounted: Comparable?
+    private var count = 0
+    private var isFinished = false
+
+    /// How many snapshots a stream made at the client's creation would have yielded.
+    var updateCount: Int {
+        lock.withLock { count }
+    }
+
+    /// A new stream, registered before it is returned.
+    func makeStream() -> EntitlementUpdates {
+        let (stream, continuation) = AsyncStream<EntitlementSnapshot>.makeStream(bufferingPolicy: .unbounded)
+        let id: Int? = lock.withLock {
+            guard !isFinished else { return nil }
+            let id = nextSubscriberId
+            nextSubscriberId += 1
+            subscribers[id] = Subscriber(continuation: continuation, lastYielded: nil)
+            return id
+        }
+        if let id {
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) }
+            }
+        } else {
+            continuation.finish()
+        }
+        return EntitlementUpdates(stream: stream)
+    }
+
+    /// Offers an answer to every stream.
+    func publish(_ snapshot: EntitlementSnapshot) {
+        let comparable = Self.comparable(snapshot)
+        let receivers: [AsyncStream<EntitlementSnapshot>.Continuation] = lock.withLock {
+            if lastCounted != comparable {
+                lastCounted = comparable
+                count += 1
+            }
+            var receivers: [AsyncStream<EntitlementSnapshot>.Continuation] = []
+            for (id, subscriber) in subscribers where subscriber.lastYielded != comparable {
+                subscribers[id]?.lastYielded = comparable
+                receivers.append(subscriber.continuation)
+            }
+            return receivers
+        }
+        for continuation in receivers { continuation.yield(snapshot) }
+    }
+
+    /// Ends every stream (the client is gone).
+    func finish() {
+        let all: [AsyncStream<EntitlementSnapshot>.Continuation] = lock.withLock {
+            isFinished = true
+            defer { subscribers.removeAll() }
+            return subscribers.values.map(\.continuation)
+        }
+        for continuation in all { continuation.finish() }
+    }
+
+    /// What "differs" compares: the snapshot's facts with the two fields that change on every answer
+    /// (`requestDate`, `evaluatedAt`) blanked, and which entitlements are active at its instant.
+    struct Comparable: Equatable {
+        let facts: EntitlementSnapshot
+        let activeEntitlementIds: [String]
+    }
+
+    static func comparable(_ snapshot: EntitlementSnapshot) -> Comparable {
+        var facts = snapshot.evaluated(at: Date(timeIntervalSince1970: 0))
+        facts.requestDate = nil
+        return Comparable(facts: facts, activeEntitlementIds: snapshot.activeEntitlementIds)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A cache that lives as long as the instance: for tests, for scenario devices (keep one instance across
+/// "relaunches"), and for apps that want nothing on disk.
+public actor InMemoryEntitlementCache: EntitlementCache {
+    private var entries: [String: EntitlementCacheEntry] = [:]
+    private var appUserId: String?
+    private var floor: Date?
+
+    /// An empty cache.
+    public init() {}
+
+    /// The entry for `appUserId`.
+    public func entry(for appUserId: String) -> EntitlementCacheEntry? {
+        entries[appUserId]
+    }
+
+    /// Stores `entry` for `appUserId`; never fails.
+    public func store(_ entry: EntitlementCacheEntry, for appUserId: String) {
+        entries[appUserId] = entry
+    }
+
+    /// Removes the entry for `appUserId`.
+    public func removeEntry(for appUserId: String) {
+        entries[appUserId] = nil
+    }
+
+    /// The stored app user id.
+    public func storedAppUserId() -> String? {
+        appUserId
+    }
+
+    /// Stores the app user id; never fails.
+    public func storeAppUserId(_ appUserId: String) {
+        self.appUserId = appUserId
+    }
+
+    /// The stored floor.
+    public func trustedFloor() -> Date? {
+        floor
+    }
+
+    /// Stores the floor; never fails.
+    public func storeTrustedFloor(_ floor: Date) {
+        self.floor = floor
+    }
+
+    /// The app user ids that have an entry, sorted (for tests and diagnostics).
+    public func appUserIdsWithEntries() -> [String] {
+        entries.keys.sorted()
+    }
+}

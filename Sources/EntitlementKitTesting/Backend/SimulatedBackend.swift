@@ -1,0 +1,311 @@
+import EntitlementKit
+import EntitlementKitQonversion
+import EntitlementKitRevenueCat
+import Foundation
+
+/// A deterministic in-memory subscription backend with RevenueCat's documented identity and restore
+/// rules, answering in a real provider's wire format.
+///
+/// State: customers (sets of aliased app user ids), receipts (one per store account, each owned by at
+/// most one customer) and direct purchases (consumables and non-renewing purchases, which belong to the
+/// customer who bought them). Every answer is rendered as the provider's JSON (RevenueCat v1 subscriber,
+/// Qonversion v1 launch result) at true time and mapped through the real adapter, so the adapter sees
+/// exactly what the live backend would send. Time only moves when ``advance(by:)`` or ``setTime(_:)``
+/// says so. Devices reach it through ``provider(device:)``; a device taken off the network gets
+/// `offline` for every call.
+public actor SimulatedBackend {
+    /// The wire format and adapter it answers with.
+    public nonisolated let flavour: ProviderID
+    /// How a receipt owned by another identified customer is treated.
+    public nonisolated let restoreBehavior: RestoreBehavior
+    private let products: [String: ScenarioProduct]
+    private nonisolated let identifiers: SeededIdentifiers
+    private var now: Date
+    private var customers: [Int: SimulatedCustomer] = [:]
+    private var customerByAppUserId: [String: Int] = [:]
+    private var nextCustomer = 1
+    private var receipts: [String: SimulatedReceipt] = [:]
+    private var offlineDevices: Set<String> = []
+    private var nextTransaction = 1
+
+    /// Creates an empty backend answering as `flavour` (`.revenueCat` or `.qonversion`) at true time
+    /// `start`. Anonymous ids come from a generator seeded with `seed`, so runs repeat exactly.
+    public init(
+        flavour: ProviderID, products: [ScenarioProduct] = [],
+        restoreBehavior: RestoreBehavior = .transferToNewAppUserId,
+        start: Date, seed: UInt64 = 0x5EED
+    ) {
+        self.flavour = flavour
+        self.restoreBehavior = restoreBehavior
+        self.products = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.identifiers = SeededIdentifiers(seed: seed)
+        self.now = start
+    }
+
+    /// A provider for one device: the device's calls fail with `offline` while it is off the network.
+    public nonisolated func provider(device: String = "device") -> SimulatedProvider {
+        SimulatedProvider(backend: self, device: device)
+    }
+
+    // MARK: Time and network
+
+    /// True time.
+    public var trueTime: Date { now }
+
+    /// Moves true time forward by `duration` (calendar months clamped); a negative duration is ignored.
+    public func advance(by duration: ISODuration) {
+        let moved = duration.added(to: now)
+        if moved > now { now = moved }
+    }
+
+    /// Sets true time; it never moves back.
+    public func setTime(_ instant: Date) {
+        if instant > now { now = instant }
+    }
+
+    /// Takes `device` off the network (`online == false`) or back on.
+    public func setOnline(_ online: Bool, device: String) {
+        if online { offlineDevices.remove(device) } else { offlineDevices.insert(device) }
+    }
+
+    // MARK: Store side
+
+    /// A store-side event on the store account's latest purchase of `productId` (its receipt, else its
+    /// latest direct purchase). Nothing happens when the account never bought the product.
+    public func storeEvent(_ event: StoreEvent, storeAccount: String, productId: String) {
+        if var receipt = receipts[storeAccount], let index = receipt.latestIndex(of: productId) {
+            receipt.purchases[index].apply(event, at: now)
+            receipts[storeAccount] = receipt
+            return
+        }
+        var latest: (customer: Int, index: Int, at: Date)?
+        for (number, customer) in customers {
+            for (index, purchase) in customer.directPurchases.enumerated()
+            where purchase.storeAccount == storeAccount && purchase.productId == productId {
+                if latest == nil || purchase.purchasedAt >= (latest?.at ?? .distantPast) {
+                    latest = (number, index, purchase.purchasedAt)
+                }
+            }
+        }
+        if let latest { customers[latest.customer]?.directPurchases[latest.index].apply(event, at: now) }
+    }
+
+    // MARK: The backend's own view
+
+    /// The backend's own answer for `appUserId` at true time, mapped through the adapter (creates the
+    /// customer when the id is unknown, as the REST API does).
+    public func lookup(_ appUserId: String) throws(EntitlementClientError) -> EntitlementSnapshot {
+        try render(customer: customerNumber(for: appUserId))
+    }
+
+    /// Every app user id that resolves to `appUserId`'s customer, the original first; `[]` for an
+    /// unknown id.
+    public func aliases(of appUserId: String) -> [String] {
+        guard let number = customerByAppUserId[appUserId], let customer = customers[number] else { return [] }
+        return customer.appUserIds
+    }
+
+    /// The wire document the backend sends for `appUserId` now (RevenueCat subscriber JSON or Qonversion
+    /// launch result), for tests that want the bytes.
+    public func wireDocument(for appUserId: String) -> JSONValue {
+        wire(customer: customerNumber(for: appUserId))
+    }
+
+    // MARK: Provider operations
+
+    nonisolated func seededAnonymousAppUserId() -> String {
+        identifiers.anonymousAppUserId(for: flavour)
+    }
+
+    func snapshot(for appUserId: String, device: String) throws(EntitlementClientError) -> EntitlementSnapshot {
+        try requireOnline(device)
+        return try render(customer: customerNumber(for: appUserId))
+    }
+
+    /// logIn from `current` to `new`, by RevenueCat's alias table.
+    func logIn(from current: String, to new: String, device: String) throws(EntitlementClientError) -> LogInResult {
+        try requireOnline(device)
+        let currentNumber = customerNumber(for: current)
+        if current == new { return LogInResult(snapshot: try render(customer: currentNumber), created: false) }
+        let existing = customerByAppUserId[new]
+        let created = existing == nil
+        if isAnonymousId(current) {
+            if let existing {
+                let hasAnonymous = customers[existing]?.appUserIds.contains(where: isAnonymousId) ?? false
+                if !hasAnonymous, existing != currentNumber { merge(currentNumber, into: existing) }
+            } else {
+                customers[currentNumber]?.appUserIds.append(new)
+                customerByAppUserId[new] = currentNumber
+            }
+        }
+        return LogInResult(snapshot: try render(customer: customerNumber(for: new)), created: created)
+    }
+
+    /// Posts `storeAccount`'s receipt as `appUserId` (restore, sync, Play's configure).
+    func post(storeAccount: String, store: Store, as appUserId: String, device: String) throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try requireOnline(device)
+        let poster = customerNumber(for: appUserId)
+        try postReceipt(storeAccount, as: poster, heldActiveSubscription: hadActiveSubscription(storeAccount))
+        return try render(customer: customerNumber(for: appUserId))
+    }
+
+    /// A purchase of `productId` by `storeAccount` as `appUserId`.
+    func purchase(productId: String, storeAccount: String, store: Store, as appUserId: String, device: String)
+        throws(EntitlementClientError) -> EntitlementSnapshot
+    {
+        try requireOnline(device)
+        guard let product = products[productId] else {
+            throw EntitlementClientError(.badResponse, "the store does not sell \(productId)")
+        }
+        let buyer = customerNumber(for: appUserId)
+        let transactionId = String(format: "%016d", 1_000_000_000 + nextTransaction)
+        nextTransaction += 1
+        if !product.kind.isOnReceipt {
+            let purchase = SimulatedPurchase(
+                product: product, store: store, storeAccount: storeAccount, at: now, transactionId: transactionId,
+                withTrial: false)
+            customers[buyer]?.directPurchases.append(purchase)
+            return try render(customer: buyer)
+        }
+        let heldActive = hadActiveSubscription(storeAccount)
+        var receipt = receipts[storeAccount] ?? SimulatedReceipt(store: store)
+        for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
+        if let index = receipt.latestIndex(of: productId), receipt.purchases[index].isActive(at: now) {
+            // Still owned: the store sells nothing new; buying a cancelled subscription again turns
+            // auto-renew back on.
+            receipt.purchases[index].resubscribe(at: now)
+        } else {
+            let everHeld = receipt.purchases.contains { $0.productId == productId }
+            receipt.purchases.append(
+                SimulatedPurchase(
+                    product: product, store: receipt.store, storeAccount: storeAccount, at: now,
+                    transactionId: transactionId, withTrial: !everHeld))
+        }
+        receipts[storeAccount] = receipt
+        try postReceipt(storeAccount, as: buyer, heldActiveSubscription: heldActive)
+        return try render(customer: customerNumber(for: appUserId))
+    }
+
+    // MARK: Rules
+
+    /// The receipt-posting rules of the scenario contract. Throws `receiptInUseByOtherUser` when the
+    /// receipt stays with its identified owner.
+    private func postReceipt(_ storeAccount: String, as poster: Int, heldActiveSubscription: Bool)
+        throws(EntitlementClientError)
+    {
+        guard var receipt = receipts[storeAccount], !receipt.purchases.isEmpty else { return }
+        guard let owner = receipt.owner, customers[owner] != nil, owner != poster else {
+            receipt.owner = poster
+            receipts[storeAccount] = receipt
+            return
+        }
+        if isAnonymousCustomer(owner) {
+            merge(poster, into: owner)
+            return
+        }
+        switch restoreBehavior {
+        case .transferToNewAppUserId:
+            receipt.owner = poster
+        case .transferIfNoActiveSubscriptions:
+            if heldActiveSubscription { throw receiptInUse(storeAccount) }
+            receipt.owner = poster
+        case .keepWithOriginalAppUserId:
+            throw receiptInUse(storeAccount)
+        case .shareBetweenAppUserIds:
+            merge(poster, into: owner)
+            return
+        }
+        receipts[storeAccount] = receipt
+    }
+
+    private func receiptInUse(_ storeAccount: String) -> EntitlementClientError {
+        EntitlementClientError(
+            .receiptInUseByOtherUser, "the receipt of store account \(storeAccount) belongs to another customer",
+            httpStatus: 400, vendorCode: flavour == .revenueCat ? "7052" : nil)
+    }
+
+    /// Whether the receipt holds an auto-renewable subscription active now (before anything is added).
+    private func hadActiveSubscription(_ storeAccount: String) -> Bool {
+        guard var receipt = receipts[storeAccount] else { return false }
+        for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
+        return receipt.purchases.contains { $0.isActiveSubscription(at: now) }
+    }
+
+    /// Merges two customers into the older one (its original id stays first); returns the survivor.
+    @discardableResult
+    private func merge(_ first: Int, into second: Int) -> Int {
+        guard first != second, let a = customers[first], let b = customers[second] else { return second }
+        let (survivor, absorbed) = first < second ? (first, second) : (second, first)
+        let older = first < second ? a : b
+        let younger = first < second ? b : a
+        var merged = older
+        merged.appUserIds += younger.appUserIds
+        merged.directPurchases += younger.directPurchases
+        merged.firstSeen = min(older.firstSeen, younger.firstSeen)
+        customers[survivor] = merged
+        customers[absorbed] = nil
+        for id in younger.appUserIds { customerByAppUserId[id] = survivor }
+        for (account, receipt) in receipts where receipt.owner == absorbed {
+            receipts[account]?.owner = survivor
+        }
+        return survivor
+    }
+
+    private func customerNumber(for appUserId: String) -> Int {
+        if let number = customerByAppUserId[appUserId] { return number }
+        let number = nextCustomer
+        nextCustomer += 1
+        customers[number] = SimulatedCustomer(appUserIds: [appUserId], firstSeen: now)
+        customerByAppUserId[appUserId] = number
+        return number
+    }
+
+    private nonisolated func isAnonymousId(_ appUserId: String) -> Bool {
+        AppUserIdCheck(appUserId).anonymousForm != nil
+    }
+
+    private func isAnonymousCustomer(_ number: Int) -> Bool {
+        customers[number]?.appUserIds.allSatisfy(isAnonymousId) ?? false
+    }
+
+    private func requireOnline(_ device: String) throws(EntitlementClientError) {
+        if offlineDevices.contains(device) {
+            throw EntitlementClientError(.offline, "the device \(device) is off the network")
+        }
+    }
+
+    // MARK: Rendering
+
+    private func view(customer number: Int) -> CustomerView {
+        for (account, var receipt) in receipts where receipt.owner == number {
+            for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
+            receipts[account] = receipt
+        }
+        if var customer = customers[number] {
+            for index in customer.directPurchases.indices { customer.directPurchases[index].settle(at: now) }
+            customers[number] = customer
+        }
+        let customer = customers[number] ?? SimulatedCustomer(appUserIds: [], firstSeen: now)
+        let owned = receipts.keys.sorted().compactMap { receipts[$0] }.filter { $0.owner == number }.flatMap(
+            \.purchases)
+        return CustomerView(customer: customer, purchases: owned + customer.directPurchases, at: now)
+    }
+
+    private func wire(customer number: Int) -> JSONValue {
+        let view = view(customer: number)
+        return flavour == .qonversion
+            ? QonversionWireRenderer.launchResult(view) : RevenueCatWireRenderer.subscriber(view)
+    }
+
+    private func render(customer number: Int) throws(EntitlementClientError) -> EntitlementSnapshot {
+        let data = Data(wire(customer: number).compactText.utf8)
+        do {
+            if flavour == .qonversion { return try QonversionAdapter().snapshot(from: data, at: now) }
+            return try RevenueCatAdapter().snapshot(from: data, at: now)
+        } catch {
+            throw EntitlementClientError(.badResponse, "the adapter refused the answer: \(error)", documentError: error)
+        }
+    }
+}
