@@ -15,7 +15,7 @@ struct Bench {
         let documents: Int
     }
 
-    func run() throws {
+    func run() async throws {
         print("# entitlements-bench")
         print("machine: \(Machine.description)")
         print("corpora: \(options.documents) documents per vendor, \(options.repetitions) runs per figure, medians\n")
@@ -26,8 +26,9 @@ struct Bench {
                 "- \(corpus.name): \(corpus.documents) documents, \(megabytes(corpus.bytes)) MB, "
                     + "\(corpus.bytes / corpus.documents) B per document")
         }
-        print("\n| what | MB/s | documents/s | peak RSS MB | runs (s) |")
-        print("|---|---|---|---|---|")
+        print("load average before: \(Machine.loadAverage)")
+        print("\n| what | MB/s | documents/s | MB per CPU-second | peak RSS MB | runs (s) |")
+        print("|---|---|---|---|---|---|")
         var oneJob: [String: Double] = [:]
         for corpus in [revenueCat, qonversion] {
             for jobs in [1, 2] {
@@ -36,7 +37,7 @@ struct Bench {
                 if jobs == 1 {
                     oneJob[corpus.name] = rate
                 } else if let single = oneJob[corpus.name] {
-                    print("| ↳ --jobs 2 / --jobs 1 | \(format(rate / single, 2))× | | | |")
+                    print("| ↳ --jobs 2 / --jobs 1 | \(format(rate / single, 2))× | | | | |")
                 }
             }
         }
@@ -53,8 +54,9 @@ struct Bench {
         print("")
         try EncoderCheck.report(corpusPath: revenueCat.path, name: revenueCat.name)
         try EncoderCheck.report(corpusPath: qonversion.path, name: qonversion.name)
-        try ColdLoad(directory: directory, corpusPath: revenueCat.path, repetitions: 2_000).report()
-        print("- warm checkEntitlements: not measured yet (needs the runtime client, issue #9)")
+        let cached = try ColdLoad(directory: directory, corpusPath: revenueCat.path, repetitions: 2_000).report()
+        try await WarmCheck.report(snapshot: cached, iterations: 100_000)
+        print("- load average after: \(Machine.loadAverage)")
     }
 
     /// Writes a corpus of `options.documents` records; `envelopePercent` of them in an envelope.
@@ -85,14 +87,14 @@ struct Bench {
         return Corpus(name: name, path: url.path, bytes: data.count, documents: options.documents)
     }
 
-    /// One child run per repetition; each line is `seconds records failed output-bytes peak-KiB`.
+    /// One child run per repetition; each line is `seconds records failed output-bytes peak-KiB cpu-seconds`.
     private func child(_ arguments: [String], corpus: Corpus) throws -> [[Double]] {
         try (0..<options.repetitions).map { _ in
             let output = try Subprocess.run(executable, arguments)
             let fields = output.split(separator: " ").compactMap {
                 Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }
-            guard fields.count == 5 else { throw BenchFailure("unexpected child output: \(output)") }
+            guard fields.count == 6 else { throw BenchFailure("unexpected child output: \(output)") }
             if fields[2] > 0 { print("warning: \(Int(fields[2])) records of \(corpus.name) failed") }
             return fields
         }
@@ -104,8 +106,9 @@ struct Bench {
         let peak = runs.map { $0[4] }.max() ?? 0
         let rate = Double(corpus.bytes) / seconds / 1e6
         let list = runs.map { format($0[0], 3) }.joined(separator: ", ")
+        let cpuRate = Double(corpus.bytes) / Statistics.median(runs.map { $0[5] }) / 1e6
         print(
-            "| \(what) | \(format(rate, 1)) | \(Int(Double(corpus.documents) / seconds)) | "
+            "| \(what) | \(format(rate, 1)) | \(Int(Double(corpus.documents) / seconds)) | \(format(cpuRate, 1)) | "
                 + "\(format(peak / 1024, 1)) | \(list) |")
         return rate
     }
@@ -114,7 +117,7 @@ struct Bench {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("python/migrate_revenuecat.py").path
         guard FileManager.default.fileExists(atPath: script) else {
-            print("| python scripts | not found at \(script) | | | |")
+            print("| python scripts | not found at \(script) | | | | |")
             return
         }
         for mode in ["json", "orjson"] {
@@ -123,16 +126,16 @@ struct Bench {
                     .flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             }
             guard runs.count == options.repetitions else {
-                print("| python3 \(mode) script (revenuecat) | did not run | | | |")
+                print("| python3 \(mode) script (revenuecat) | did not run | | | | |")
                 continue
             }
             let rate = Double(corpus.bytes) / Statistics.median(runs) / 1e6
             let list = runs.map { format($0, 3) }.joined(separator: ", ")
             print(
                 "| python3 \(mode) script (revenuecat, parse + map + write) | \(format(rate, 1)) | "
-                    + "\(Int(Double(corpus.documents) / Statistics.median(runs))) | | \(list) |")
+                    + "\(Int(Double(corpus.documents) / Statistics.median(runs))) | | | \(list) |")
             if mode == "orjson", let swiftRate {
-                print("| ↳ migrate --jobs 1 / orjson script | \(format(swiftRate / rate, 2))× | | | |")
+                print("| ↳ migrate --jobs 1 / orjson script | \(format(swiftRate / rate, 2))× | | | | |")
             }
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 
 /// One measured run in a process of its own, so that each peak-memory figure belongs to one run only.
 /// The parent starts the bench again with `--child-migrate` or `--child-parity`; the child prints one
-/// line: `seconds records failed output-bytes peak-KiB`.
+/// line: `seconds records failed output-bytes peak-KiB cpu-seconds`.
 enum ChildRun {
     /// 2025-09-15T10:00:00Z, the instant every run evaluates at.
     static let instant = Date(timeIntervalSince1970: TimeInterval(CorpusText.instant))
@@ -18,12 +18,14 @@ enum ChildRun {
         guard let input = FileHandle(forReadingAtPath: path) else { throw BenchFailure("cannot open \(path)") }
         let sink = NullSink()
         let start = ContinuousClock.now
+        let cpuStart = Machine.cpuSeconds
         var reader = JSONLinesReader(fileHandle: input)
         let summary = try BulkMigration(decoder: decoder, at: instant).run(
             &reader, processor: OrderedLineProcessor(jobs: jobs), write: { sink.write($0) }, failed: { _ in })
         sink.flush()
         let seconds = (ContinuousClock.now - start).seconds
-        return "\(seconds) \(summary.records) \(summary.failed) \(sink.byteCount) \(Machine.peakResidentKiB)"
+        let cpu = Machine.cpuSeconds - cpuStart
+        return "\(seconds) \(summary.records) \(summary.failed) \(sink.byteCount) \(Machine.peakResidentKiB) \(cpu)"
     }
 
     /// `parity --jobs N A B`, report discarded.
@@ -32,6 +34,7 @@ enum ChildRun {
             throw BenchFailure("cannot open \(pathA) or \(pathB)")
         }
         let start = ContinuousClock.now
+        let cpuStart = Machine.cpuSeconds
         var readerA = JSONLinesReader(fileHandle: inputA)
         var readerB = JSONLinesReader(fileHandle: inputB)
         var records = 0
@@ -40,7 +43,8 @@ enum ChildRun {
             progress: { _, _ in records += 1 })
         let seconds = (ContinuousClock.now - start).seconds
         let failed = outcome.failuresInA + outcome.failuresInB
-        return "\(seconds) \(records) \(failed) 0 \(Machine.peakResidentKiB)"
+        let cpu = Machine.cpuSeconds - cpuStart
+        return "\(seconds) \(records) \(failed) 0 \(Machine.peakResidentKiB) \(cpu)"
     }
 }
 

@@ -9,7 +9,8 @@ struct ColdLoad {
     let corpusPath: String
     let repetitions: Int
 
-    func report() throws {
+    /// Measures and prints; returns the snapshot, for the warm check.
+    func report() throws -> EntitlementSnapshot {
         guard let handle = FileHandle(forReadingAtPath: corpusPath), let block = try handle.read(upToCount: 1 << 16),
             let end = block.firstIndex(of: 0x0A)
         else { throw BenchFailure("cannot read the first record of \(corpusPath)") }

@@ -15,6 +15,21 @@ enum Machine {
         return "\(cores) cores, \(model), \(memory) MiB RAM"
     }
 
+    /// CPU time (user + system) this process has used, in seconds: steadier than wall time when other
+    /// work shares the machine.
+    static var cpuSeconds: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The 1-minute load average (`/proc/loadavg`): how busy the machine was.
+    static var loadAverage: String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init)
+            ?? "?"
+    }
+
     /// This process's peak resident set in KiB: `VmHWM` in `/proc/self/status`, else `getrusage`.
     static var peakResidentKiB: Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

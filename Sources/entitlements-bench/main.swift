@@ -13,12 +13,14 @@ do {
         print(Options.usage)
     default:
         let options = try Options(arguments)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "entitlements-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        let directory =
+            options.corpusDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "entitlements-bench-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if options.corpusDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        try Bench(options: options, directory: directory, executable: executable).run()
+        try await Bench(options: options, directory: directory, executable: executable).run()
     }
 } catch {
     FileHandle.standardError.write(Data("entitlements-bench: \(error)\n".utf8))
