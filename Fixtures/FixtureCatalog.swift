@@ -15,7 +15,12 @@ public enum FixtureCatalog {
 
     /// The folder holding `provider`'s fixtures inside the resource bundle, named by its raw value.
     public static func directory(provider: ProviderID) -> URL? {
-        Bundle.module.url(forResource: provider.rawValue, withExtension: nil)
+        directory(named: provider.rawValue)
+    }
+
+    /// A top-level folder of the resource bundle: a provider's fixtures, `scenarios`, `cross-provider`.
+    public static func directory(named folder: String) -> URL? {
+        Bundle.module.url(forResource: folder, withExtension: nil)
     }
 
     /// Every scenario of `provider`, sorted by name. A response without an expectation file, or an

@@ -5,7 +5,7 @@ import Testing
 struct EndToEndUsageTests {
     typealias Tool = EntitlementsTool
 
-    static let commands = ["convert", "check", "diff", "migrate", "parity", "validate-user-id", "fetch"]
+    static let commands = ["convert", "check", "diff", "migrate", "parity", "validate-user-id", "fetch", "scenario"]
 
     @Test func theToolsHelpListsEveryCommand() throws {
         for flag in ["--help", "-h", "help"] {

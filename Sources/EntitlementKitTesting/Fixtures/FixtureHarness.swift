@@ -20,8 +20,7 @@ public enum FixtureHarness {
     public static func verify(directory: URL, adapter: some EntitlementAdapter, strict: Bool = false) throws
         -> [Result]
     {
-        let provider = adapter.provider
-        return try FixtureCatalog.scenarios(in: directory, provider: provider).map { scenario in
+        try FixtureCatalog.scenarios(in: directory, provider: adapter.provider).map { scenario in
             let result = try FixtureVerifier.verify(scenario, with: adapter)
             guard strict, let expected = try scenario.expectedSnapshotJSON() else {
                 return Result(scenario: scenario, problems: result.problems)

@@ -9,7 +9,7 @@ import Foundation
 public enum BundledScenarios {
     /// The folder holding them inside the fixtures module's resources.
     public static var directory: URL? {
-        FixtureCatalog.directory(provider: ProviderID(rawValue: "scenarios"))
+        FixtureCatalog.directory(named: "scenarios")
     }
 
     /// Every bundled scenario file, sorted by name.

@@ -1,0 +1,300 @@
+import EntitlementKit
+import Foundation
+
+/// Runs a ``Scenario`` through the real `EntitlementClient`, the real adapter and a fresh
+/// ``SimulatedBackend``, device by device, and checks every step's expectations.
+///
+/// Each device has persistent storage (one `InMemoryEntitlementCache` kept across relaunches and
+/// replaced by `reinstall`), a wall clock reading true time plus the device's offset, and a monotonic
+/// clock measuring true time since that client's `configure`.
+///
+/// ```swift
+/// let scenario = try Scenario(contentsOf: url)
+/// for provider in ProviderID.backends {
+///     let report = await ScenarioRunner.run(scenario, provider: provider, file: url.lastPathComponent)
+///     #expect(report.passed, "\(report)")
+/// }
+/// ```
+public enum ScenarioRunner {
+    /// Runs `scenario` against a simulated `provider` backend (`.revenueCat` or `.qonversion`); `file`
+    /// names the story in failure lines.
+    public static func run(_ scenario: Scenario, provider: ProviderID, file: String = "scenario") async
+        -> ScenarioReport
+    {
+        var run = ScenarioRun(scenario: scenario, flavour: provider, file: file)
+        for step in scenario.steps {
+            await run.perform(step)
+        }
+        return ScenarioReport(file: file, provider: provider, stepCount: scenario.steps.count, failures: run.failures)
+    }
+
+    /// Reads the scenario file at `url` and runs it against each of `providers`.
+    public static func run(contentsOf url: URL, providers: [ProviderID] = ProviderID.backends)
+        async throws(ScenarioFileError) -> [ScenarioReport]
+    {
+        let scenario = try Scenario(contentsOf: url)
+        var reports: [ScenarioReport] = []
+        for provider in providers {
+            reports.append(await run(scenario, provider: provider, file: url.lastPathComponent))
+        }
+        return reports
+    }
+}
+
+/// One device during a run.
+private struct ScenarioDevice {
+    var cache = InMemoryEntitlementCache()
+    var client: EntitlementClient?
+    /// Why the last configure produced no client.
+    var configureError: EntitlementClientError?
+    var clock: ControllableClock?
+    var storeAccount = ""
+    var store = Store.appStore
+    var offset = ISODuration()
+
+    var receipt: StoreReceipt { StoreReceipt(store: store, token: storeAccount) }
+}
+
+/// What a step answered, for the expectations.
+private struct StepAnswer {
+    var snapshot: EntitlementSnapshot?
+    var source: String?
+    var error: EntitlementClientError.Code?
+    var created: Bool?
+    var appUserId: String?
+    var isAnonymous: Bool?
+    var updates: Int?
+    var aliases: [String]?
+}
+
+/// The state of one run: the backend, the devices, the labels, the failures so far.
+private struct ScenarioRun {
+    let scenario: Scenario
+    let flavour: ProviderID
+    let file: String
+    let backend: SimulatedBackend
+    var trueTime: Date
+    var devices: [String: ScenarioDevice] = [:]
+    var labels: [String: String] = [:]
+    var failures: [ScenarioFailure] = []
+
+    init(scenario: Scenario, flavour: ProviderID, file: String) {
+        self.scenario = scenario
+        self.flavour = flavour
+        self.file = file
+        trueTime = scenario.start
+        backend = SimulatedBackend(
+            flavour: flavour, products: Array(scenario.products.values), restoreBehavior: scenario.restoreBehavior,
+            start: scenario.start)
+    }
+
+    mutating func perform(_ step: ScenarioStep) async {
+        let answer = await answer(to: step.action)
+        guard let answer else { return }
+        check(step, against: answer)
+    }
+
+    // MARK: Actions
+
+    private mutating func answer(to action: ScenarioAction) async -> StepAnswer? {
+        switch action {
+        case .configure(let name, let appUserId, let storeAccount, let store, let label):
+            return await configure(name, appUserId: appUserId, storeAccount: storeAccount, store: store, label: label)
+        case .reinstall(let name):
+            devices[name] = ScenarioDevice(offset: devices[name]?.offset ?? ISODuration())
+            return StepAnswer(snapshot: nil, source: nil, error: nil, updates: 0)
+        case .logIn(let name, let reference):
+            let id = resolve(reference)
+            return await clientOperation(name) { (client) throws(EntitlementClientError) in
+                let result = try await client.logIn(id)
+                return (result.snapshot, result.created)
+            }
+        case .logOut(let name, let label):
+            guard let client = devices[name]?.client else { return await notRunning(name) }
+            do {
+                try await client.logOut()
+            } catch {
+                return await state(of: name, snapshot: nil, source: nil, error: error.code)
+            }
+            if let label { labels[label] = await client.appUserId }
+            return await state(of: name, snapshot: await client.cachedSnapshot(), source: "cache", error: nil)
+        case .purchase(let name, let product):
+            let receipt = devices[name]?.receipt ?? StoreReceipt(store: .appStore, token: "")
+            return await clientOperation(name) { (client) throws(EntitlementClientError) in
+                (try await client.recordPurchase(StorePurchase(receipt: receipt, productId: product)), nil)
+            }
+        case .restore(let name):
+            let receipt = devices[name]?.receipt ?? StoreReceipt(store: .appStore, token: "")
+            return await clientOperation(name) { (client) throws(EntitlementClientError) in
+                (try await client.restorePurchases(receipt), nil)
+            }
+        case .syncPurchases(let name):
+            let receipt = devices[name]?.receipt ?? StoreReceipt(store: .appStore, token: "")
+            return await clientOperation(name) { (client) throws(EntitlementClientError) in
+                (try await client.syncPurchases(receipt), nil)
+            }
+        case .check(let name, let policy):
+            guard let client = devices[name]?.client else { return await notRunning(name) }
+            let check = await client.checkEntitlements(policy)
+            return await state(
+                of: name, snapshot: check.snapshot, source: check.source.rawValue, error: check.error?.code)
+        case .store(let storeAccount, let product, let event):
+            await backend.storeEvent(event, storeAccount: storeAccount, productId: product)
+            return nil
+        case .advance(let duration):
+            let moved = duration.added(to: trueTime)
+            if moved > trueTime { trueTime = moved }
+            await backend.setTime(trueTime)
+            for device in devices.values { device.clock?.advance(by: duration) }
+            return nil
+        case .deviceClock(let name, let offset):
+            devices[name]?.offset = offset
+            devices[name]?.clock?.setOffset(offset)
+            return await currentState(of: name)
+        case .network(let name, let online):
+            await backend.setOnline(online, device: name)
+            return await currentState(of: name)
+        case .lookup(let reference):
+            let id = resolve(reference)
+            do {
+                let snapshot = try await backend.lookup(id)
+                return StepAnswer(snapshot: snapshot, aliases: await backend.aliases(of: id))
+            } catch {
+                return StepAnswer(snapshot: nil, error: error.code, aliases: await backend.aliases(of: id))
+            }
+        }
+    }
+
+    private mutating func configure(
+        _ name: String, appUserId: AppUserIdReference?, storeAccount: String, store: Store, label: String?
+    ) async -> StepAnswer {
+        var device = devices[name] ?? ScenarioDevice()
+        device.storeAccount = storeAccount
+        device.store = store
+        let clock = ControllableClock(start: trueTime, offset: device.offset)
+        device.clock = clock
+        do {
+            device.client = try await EntitlementClient(
+                provider: backend.provider(device: name), cache: device.cache, appUserId: appUserId.map(resolve),
+                freshFor: scenario.freshFor, deviceClock: clock, monotonicClock: clock)
+            device.configureError = nil
+        } catch {
+            device.client = nil
+            device.configureError = error
+        }
+        devices[name] = device
+        guard let client = device.client else { return await notRunning(name) }
+        if let label { labels[label] = await client.appUserId }
+        if store == .playStore {
+            // Google Play: the SDK posts the store's purchases at configure, so transfers happen here.
+            do {
+                let snapshot = try await client.syncPurchases(device.receipt)
+                return await state(of: name, snapshot: snapshot, source: "network", error: nil)
+            } catch {
+                return await state(of: name, snapshot: nil, source: "network", error: error.code)
+            }
+        }
+        return await state(of: name, snapshot: await client.cachedSnapshot(), source: "cache", error: nil)
+    }
+
+    /// Runs a backend operation of the device's client; a failure carries no snapshot.
+    private func clientOperation(
+        _ name: String,
+        _ operation: (EntitlementClient) async throws(EntitlementClientError) -> (EntitlementSnapshot, Bool?)
+    ) async -> StepAnswer {
+        guard let client = devices[name]?.client else { return await notRunning(name) }
+        do {
+            let (snapshot, created) = try await operation(client)
+            var answer = await state(of: name, snapshot: snapshot, source: "network", error: nil)
+            answer.created = created
+            return answer
+        } catch {
+            return await state(of: name, snapshot: nil, source: nil, error: error.code)
+        }
+    }
+
+    private func currentState(of name: String) async -> StepAnswer {
+        guard let client = devices[name]?.client else { return await notRunning(name) }
+        return await state(of: name, snapshot: await client.cachedSnapshot(), source: "cache", error: nil)
+    }
+
+    private func state(
+        of name: String, snapshot: EntitlementSnapshot?, source: String?, error: EntitlementClientError.Code?
+    )
+        async -> StepAnswer
+    {
+        let client = devices[name]?.client
+        return StepAnswer(
+            snapshot: snapshot, source: source, error: error, appUserId: await client?.appUserId,
+            isAnonymous: await client?.isAnonymous, updates: await client?.updateCount ?? 0)
+    }
+
+    /// A device whose last configure failed (or that was reinstalled) answers with that error and
+    /// no snapshot.
+    private func notRunning(_ name: String) async -> StepAnswer {
+        StepAnswer(snapshot: nil, source: nil, error: devices[name]?.configureError?.code, updates: 0)
+    }
+
+    private func resolve(_ reference: AppUserIdReference) -> String {
+        switch reference {
+        case .literal(let id): id
+        case .label(let label): labels[label] ?? "@" + label
+        }
+    }
+
+    // MARK: Expectations
+
+    private mutating func check(_ step: ScenarioStep, against answer: StepAnswer) {
+        let expected = step.expectations
+        func compare(_ key: String, _ expectedValue: JSONValue, _ actualValue: JSONValue) {
+            guard expectedValue != actualValue else { return }
+            failures.append(
+                ScenarioFailure(
+                    file: file, provider: flavour, step: step.number, action: step.action.name, key: key,
+                    expected: expectedValue, actual: actualValue))
+        }
+        let snapshot = answer.snapshot
+        if let active = expected.active {
+            compare("active", Self.sortedList(active), Self.sortedList(snapshot?.activeEntitlementIds ?? []))
+        }
+        for (id, state) in (expected.renewState ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let actual = snapshot?[id].map { JSONValue.string($0.renewState.canonicalRawValue) } ?? .string("absent")
+            compare("renewState.\(id)", .string(state.rawValue), actual)
+        }
+        for (id, date) in (expected.expirationDate ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let actual = snapshot?[id].map { Self.date($0.expirationDate) } ?? .string("absent")
+            compare("expirationDate.\(id)", Self.date(date), actual)
+        }
+        if let error = expected.error {
+            compare(
+                "error", error.map { .string($0.rawValue) } ?? .null, answer.error.map { .string($0.rawValue) } ?? .null
+            )
+        }
+        if let source = expected.source {
+            compare("source", .string(source), answer.source.map(JSONValue.string) ?? .null)
+        }
+        if let reference = expected.appUserId {
+            compare("appUserId", .string(resolve(reference)), answer.appUserId.map(JSONValue.string) ?? .null)
+        }
+        if let isAnonymous = expected.isAnonymous {
+            compare("isAnonymous", .bool(isAnonymous), answer.isAnonymous.map(JSONValue.bool) ?? .null)
+        }
+        if let created = expected.created {
+            compare("created", .bool(created), answer.created.map(JSONValue.bool) ?? .null)
+        }
+        if let aliases = expected.aliases {
+            compare("aliases", Self.sortedList(aliases.map(resolve)), Self.sortedList(answer.aliases ?? []))
+        }
+        if let updates = expected.updates {
+            compare("updates", .integer(Int64(updates)), answer.updates.map { .integer(Int64($0)) } ?? .null)
+        }
+    }
+
+    private static func sortedList(_ ids: some Sequence<String>) -> JSONValue {
+        .array(Set(ids).sorted().map(JSONValue.string))
+    }
+
+    private static func date(_ date: Date?) -> JSONValue {
+        date.map { .string(RFC3339.string(from: $0)) } ?? .null
+    }
+}

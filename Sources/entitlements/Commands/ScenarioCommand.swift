@@ -1,0 +1,95 @@
+import EntitlementKit
+import EntitlementKitTesting
+import Foundation
+
+/// `entitlements scenario`: runs scenario files through the runtime client and the simulated backend.
+enum ScenarioCommand: Command {
+    static let definition = CommandDefinition(
+        name: "scenario",
+        synopsis: "[--provider revenuecat|qonversion|all] [--json] FILE...",
+        summary:
+            "Run scenario files (customer stories as JSON) through the runtime client against a simulated backend.",
+        discussion: """
+            Each file runs once per provider (default all: revenuecat, then qonversion), with the real \
+            client and adapter, and every step's expectations are checked. A passing run prints \
+            'FILE: PROVIDER: ok (N steps)'; each failing expectation prints one line: 'FILE: PROVIDER: \
+            step N: ACTION: KEY: expected X, actual Y' (values as JSON, steps counted from 1). Every file \
+            is read and checked before any runs: a malformed file is reported with the JSON path and the \
+            step. With --json, one object: {"passed": BOOL, "runs": [{"file", "provider", "steps", \
+            "passed", "failures": [{"file", "provider", "step", "action", "key", "expected", "actual"}]}]}.
+            """,
+        positionals: [.init(name: "FILE...", help: "Scenario files.")],
+        options: [
+            .init(
+                name: "--provider", valueName: "PROVIDER",
+                help: "revenuecat, qonversion or all (default: all)."),
+            CommonOptions.json,
+        ],
+        positionalCount: (1, nil),
+        exitStatuses: "  0 every expectation holds; 1 some fail; 64 usage; 65 malformed scenario; 66 unreadable file"
+    )
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+        let providers: [ProviderID]
+        switch arguments.value("--provider").map(ProviderID.init(named:)) {
+        case nil, ProviderID(rawValue: "all"): providers = ProviderID.backends
+        case let name? where ProviderID.backends.contains(name): providers = [name]
+        case let name?:
+            throw .usage(
+                "--provider: \(JSONValue.string(name.rawValue).compactText) is not revenuecat, qonversion or all",
+                command: definition.name)
+        }
+        // Read every file first: a story that cannot run must not be mistaken for one that failed.
+        var scenarios: [(file: String, scenario: Scenario)] = []
+        var worst: ExitStatus?
+        for path in arguments.positionals {
+            do {
+                scenarios.append((path, try Scenario(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                switch error {
+                case .unreadable(_, let reason):
+                    StandardError.print("error: \(path): cannot open: \(reason)")
+                    worst = .noInput
+                case .malformed(_, let documentError):
+                    StandardError.print("error: \(path): \(documentError)")
+                    if worst == nil { worst = .dataError }
+                }
+            }
+        }
+        if let worst { return worst }
+        let reports = ScenarioBatch.run(scenarios, providers: providers)
+        let passed = reports.allSatisfy(\.passed)
+        if arguments.has("--json") {
+            let document = JSONValue.object(["passed": .bool(passed), "runs": .array(reports.map(\.jsonValue))])
+            try context.emit(document.prettyText)
+        } else {
+            try context.emit(reports.map { $0.description + "\n" }.joined())
+        }
+        return passed ? .success : .negative
+    }
+}
+
+/// Runs the async scenario runner to completion from the synchronous command.
+private enum ScenarioBatch {
+    private final class Box: @unchecked Sendable {
+        var reports: [ScenarioReport] = []
+    }
+
+    static func run(_ scenarios: [(file: String, scenario: Scenario)], providers: [ProviderID]) -> [ScenarioReport] {
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let work = scenarios.map { ($0.file, $0.scenario) }
+        Task {
+            var reports: [ScenarioReport] = []
+            for (file, scenario) in work {
+                for provider in providers {
+                    reports.append(await ScenarioRunner.run(scenario, provider: provider, file: file))
+                }
+            }
+            box.reports = reports
+            done.signal()
+        }
+        done.wait()
+        return box.reports
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite("entitlements scenario: stories through the runtime client, exit 0 / 1 / 65 / 66")
+struct EndToEndScenarioTests {
+    typealias Tool = EntitlementsTool
+
+    static let story = "Fixtures/scenarios/login-anonymous-to-new-id.json"
+
+    /// Writes `text` to a scratch file and returns its path.
+    static func scratch(_ name: String, _ text: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func everyBundledStoryPassesForBothProviders() throws {
+        let directory = Tool.packageRoot.appendingPathComponent("Fixtures/scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".json") }.sorted().map { "Fixtures/scenarios/" + $0 }
+        #expect(files.count >= 12)
+        let result = try Tool.run(["scenario"] + files)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == files.count * 2)
+        for file in files {
+            #expect(lines.contains { $0.hasPrefix("\(file): revenuecat: ok (") })
+            #expect(lines.contains { $0.hasPrefix("\(file): qonversion: ok (") })
+        }
+    }
+
+    @Test func aWrongExpectationFailsWithOneLinePerProviderNamingTheStep() throws {
+        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story), encoding: .utf8)
+        let wrong = text.replacingOccurrences(
+            of: #""lookup": {"appUserId": "alice"}, "expect": {"aliases": ["@anon", "alice"], "active": ["premium"]}"#,
+            with: #""lookup": {"appUserId": "alice"}, "expect": {"aliases": ["@anon", "alice"], "active": []}"#)
+        #expect(wrong != text)
+        let url = try Self.scratch("wrong.json", wrong)
+        let result = try Tool.run(["scenario", url.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty)
+        #expect(
+            result.stdout == """
+                \(url.path): revenuecat: step 5: lookup: active: expected [], actual ["premium"]
+                \(url.path): qonversion: step 5: lookup: active: expected [], actual ["premium"]
+
+                """)
+    }
+
+    @Test func oneProviderAndJSON() throws {
+        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story), encoding: .utf8)
+        let url = try Self.scratch(
+            "wrong.json", text.replacingOccurrences(of: #""created": true"#, with: #""created": false"#))
+        let result = try Tool.run(["scenario", "--provider", "qonversion", "--json", url.path])
+        #expect(result.status == 1)
+        let expected = """
+            {
+              "passed": false,
+              "runs": [
+                {
+                  "failures": [
+                    {
+                      "action": "logIn",
+                      "actual": true,
+                      "expected": false,
+                      "file": "\(url.path)",
+                      "key": "created",
+                      "provider": "qonversion",
+                      "step": 3
+                    }
+                  ],
+                  "file": "\(url.path)",
+                  "passed": false,
+                  "provider": "qonversion",
+                  "steps": 6
+                }
+              ]
+            }
+
+            """
+        #expect(result.stdout == expected)
+        let passing = try Tool.run(["scenario", "--provider", "revenuecat", Self.story])
+        #expect(passing.status == 0)
+        #expect(passing.stdout == "\(Self.story): revenuecat: ok (6 steps)\n")
+    }
+
+    @Test func aMalformedFileExits65WithALocatedMessageAndRunsNothing() throws {
+        let url = try Self.scratch(
+            "bad.json",
+            #"{"start": "2025-01-01T00:00:00Z", "steps": [{"configure": {"device": "p", "storeAccount": "s"}}, {"purchase": {"device": "p", "product": "yearly"}}]}"#
+        )
+        let result = try Tool.run(["scenario", Self.story, url.path])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "error: \(url.path): steps[1].purchase.product: \"yearly\" is not a product defined in `products` (step 2)\n"
+        )
+    }
+
+    @Test func anUnreadableFileExits66() throws {
+        let result = try Tool.run(["scenario", "Fixtures/scenarios/no-such-story.json"])
+        #expect(result.status == 66)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == "error: Fixtures/scenarios/no-such-story.json: cannot open: No such file or directory\n")
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try Tool.run(["scenario"]).status == 64)
+        let unknown = try Tool.run(["scenario", "--provider", "adapty", Self.story])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: --provider: \"adapty\" is not revenuecat, qonversion or all\n"))
+    }
+}
