@@ -30,5 +30,6 @@ struct ColdLoad {
             "- cold load of a cached snapshot file (\(data.count) B: read + decode): median "
                 + "\(format(Statistics.median(samples), 1)) µs, p99 \(format(Statistics.percentile(samples, 99), 1)) µs"
         )
+        return snapshot
     }
 }

@@ -7,8 +7,8 @@ enum WarmCheck {
     static func report(snapshot: EntitlementSnapshot, iterations: Int) async throws {
         let cache = InMemoryEntitlementCache()
         let id = "bench-customer"
-        try await cache.storeAppUserId(id)
-        try await cache.store(
+        await cache.storeAppUserId(id)
+        await cache.store(
             EntitlementCacheEntry(snapshot: snapshot, writtenAt: Date(), newestRequestDate: nil), for: id)
         let client = try await EntitlementClient(provider: NoBackend(), cache: cache, appUserId: id)
         for _ in 0..<1_000 { _ = await client.checkEntitlements() }
