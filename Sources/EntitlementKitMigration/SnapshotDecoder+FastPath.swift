@@ -24,94 +24,111 @@ extension SnapshotDecoder {
         throws(JSONFastPathMiss) -> EntitlementSnapshot
     {
         var reader = JSONByteReader(bytes)
-        let record = try TopLevelMembers(&reader)
-        try reader.expectEnd()
-        var document = record
+        let start = reader.position
+        guard try Self.startsLikeAnEnvelope(reader) else {
+            // A bare document (an envelope whose first key is another is read by the general path).
+            let range = start..<bytes.count
+            return try read(bytes, range, named: format, at: instant)
+        }
         var name = format
         var appUserId: String?
-        if let response = record.value(of: "response") {
-            // An envelope: its own members are checked here as strictly as the parser would, the
-            // response by the adapter's fast reader.
-            for member in record.members where !record.reader.key(member.key, is: "response") {
-                var value = JSONByteReader(bytes, range: member.value)
-                if record.reader.key(member.key, is: "appUserId") {
-                    if try !value.consumeNull() {
-                        let id = try value.string()
-                        guard !id.isEmpty else { throw JSONFastPathMiss() }
-                        appUserId = id
-                    }
-                } else if record.reader.key(member.key, is: "provider") {
-                    if try !value.consumeNull() {
-                        let provider = ProviderID(rawValue: try value.string())
-                        guard isKnownFormat(provider), format == nil || format == provider else {
-                            throw JSONFastPathMiss()
-                        }
-                        name = provider
-                    }
+        var snapshot: EntitlementSnapshot?
+        var deferredResponse: Range<Int>?
+        var keys: [JSONKeySpan] = []
+        try reader.beginObject()
+        var isFirst = true
+        while let key = try reader.nextKey(&isFirst) {
+            try reader.checkUnique(key, among: &keys)
+            if reader.key(key, is: "response") {
+                guard try reader.peek() == UInt8(ascii: "{") else { throw JSONFastPathMiss() }
+                if let name {
+                    // The format is known: read the response in place.
+                    let adapter = try fastAdapter(named: name)
+                    var response = reader
+                    snapshot = try adapter.fastSnapshot(&response, at: instant)
+                    reader = response
                 } else {
-                    try value.skipValue()
+                    deferredResponse = try reader.structuralSkip()
                 }
-                try value.expectEnd()
+            } else if reader.key(key, is: "appUserId") {
+                if try !reader.consumeNull() {
+                    let id = try reader.string()
+                    guard !id.isEmpty else { throw JSONFastPathMiss() }
+                    appUserId = id
+                }
+            } else if reader.key(key, is: "provider") {
+                if try !reader.consumeNull() {
+                    // A provider after the response would have to be checked against the format it was
+                    // read as; the general path does that.
+                    guard snapshot == nil, deferredResponse == nil else { throw JSONFastPathMiss() }
+                    let provider = ProviderID(rawValue: try reader.string())
+                    guard isKnownFormat(provider), format == nil || format == provider else {
+                        throw JSONFastPathMiss()
+                    }
+                    name = provider
+                }
+            } else {
+                try reader.skipValue()
             }
-            var responseReader = JSONByteReader(bytes, range: response)
-            document = try TopLevelMembers(&responseReader)
         }
-        let adapter = try fastAdapter(named: name, for: document)
-        var documentReader = JSONByteReader(bytes, range: document.range)
-        var snapshot = try adapter.fastSnapshot(&documentReader, at: instant)
-        try documentReader.expectEnd()
+        try reader.expectEnd()
+        if let deferredResponse {
+            snapshot = try read(bytes, deferredResponse, named: name, at: instant)
+        }
+        guard var snapshot else { throw JSONFastPathMiss() }
         if let appUserId { snapshot.appUserId = appUserId }
         return snapshot
     }
 
-    /// The adapter `name` names, or the one adapter that recognises `document` by its top-level keys
-    /// (every adapter must be able to tell from the keys, as `detectFormat` would ask all of them).
-    private func fastAdapter(named name: ProviderID?, for document: TopLevelMembers) throws(JSONFastPathMiss)
-        -> any FastPathAdapter
+    /// Whether the record's first key is one of an envelope's.
+    private static func startsLikeAnEnvelope(_ reader: JSONByteReader) throws(JSONFastPathMiss) -> Bool {
+        var probe = reader
+        try probe.beginObject()
+        var isFirst = true
+        guard let key = try probe.nextKey(&isFirst) else { return false }
+        return probe.key(key, is: "appUserId") || probe.key(key, is: "provider") || probe.key(key, is: "response")
+    }
+
+    /// The document in `bytes[range]` read by the adapter `name` names or, without a name, by the one
+    /// adapter whose fast reader takes it and which is the only one recognising its top-level keys (as
+    /// `detectFormat` would find by asking every adapter).
+    private func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, named name: ProviderID?, at instant: Date
+    )
+        throws(JSONFastPathMiss) -> EntitlementSnapshot
     {
         if let name {
-            guard let adapter = adapters.first(where: { $0.provider == name }) as? any FastPathAdapter else {
-                throw JSONFastPathMiss()
-            }
+            var reader = JSONByteReader(bytes, range: range)
+            let snapshot = try fastAdapter(named: name).fastSnapshot(&reader, at: instant)
+            try reader.expectEnd()
+            return snapshot
+        }
+        let candidates = try adapters.map { (adapter) throws(JSONFastPathMiss) -> any FastPathAdapter in
+            guard let adapter = adapter as? any FastPathAdapter else { throw JSONFastPathMiss() }
             return adapter
         }
-        var match: (any FastPathAdapter)?
-        for adapter in adapters {
-            guard let adapter = adapter as? any FastPathAdapter,
-                let recognizes = adapter.recognizes(topLevelKey: { document.value(of: $0) != nil })
-            else { throw JSONFastPathMiss() }
-            if recognizes {
-                guard match == nil else { throw JSONFastPathMiss() }
-                match = adapter
+        for candidate in candidates {
+            var reader = JSONByteReader(bytes, range: range)
+            reader.topLevelKeys = []
+            guard let snapshot = try? candidate.fastSnapshot(&reader, at: instant), (try? reader.expectEnd()) != nil,
+                let keys = reader.topLevelKeys
+            else { continue }
+            var recognizing: [ProviderID] = []
+            for adapter in candidates {
+                let answer = adapter.recognizes { name in keys.contains { reader.key($0, is: name) } }
+                guard let answer else { throw JSONFastPathMiss() }
+                if answer { recognizing.append(adapter.provider) }
             }
+            guard recognizing == [candidate.provider] else { throw JSONFastPathMiss() }
+            return snapshot
         }
-        guard let match else { throw JSONFastPathMiss() }
-        return match
-    }
-}
-
-/// The keys of an object and where each value lies, found without checking the values (whoever reads
-/// a value checks it then); the keys themselves are plain ASCII, unique, and the object well formed.
-private struct TopLevelMembers {
-    let reader: JSONByteReader
-    let range: Range<Int>
-    var members: [(key: JSONKeySpan, value: Range<Int>)] = []
-
-    init(_ reader: inout JSONByteReader) throws(JSONFastPathMiss) {
-        reader.skipWhitespace()
-        let start = reader.position
-        try reader.beginObject()
-        var isFirst = true
-        var keys: [JSONKeySpan] = []
-        while let key = try reader.nextKey(&isFirst) {
-            try reader.checkUnique(key, among: &keys)
-            members.append((key, try reader.structuralSkip()))
-        }
-        range = start..<reader.position
-        self.reader = reader
+        throw JSONFastPathMiss()
     }
 
-    func value(of key: StaticString) -> Range<Int>? {
-        members.first { reader.key($0.key, is: key) }?.value
+    private func fastAdapter(named name: ProviderID) throws(JSONFastPathMiss) -> any FastPathAdapter {
+        guard let adapter = adapters.first(where: { $0.provider == name }) as? any FastPathAdapter else {
+            throw JSONFastPathMiss()
+        }
+        return adapter
     }
 }

@@ -16,14 +16,16 @@ extension RevenueCatResponse {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
+            reader.recordTopLevelKey(key)
             if reader.key(key, is: "request_date") {
                 try fields.mark(0)
                 requestDate = try reader.requiredDate()
             } else if reader.key(key, is: "subscriber") {
                 try fields.mark(1)
                 subscriber = try RevenueCatSubscriber(fastReading: &reader)
-            } else if reader.key(key, is: "schemaVersion") {
-                // Both RevenueCat and unified: the general reader reports the ambiguity.
+            } else if Self.foreignTopLevelKeys.contains(where: { reader.key(key, is: $0) }) {
+                // Another format's document, an envelope, an error body, or both RevenueCat and unified:
+                // the general reader decides (and this gives up at once on other vendors' documents).
                 throw JSONFastPathMiss()
             } else {
                 try fields.skip(key, &reader)
@@ -32,6 +34,10 @@ extension RevenueCatResponse {
         guard let requestDate, let subscriber else { throw JSONFastPathMiss() }
         self.init(requestDate: requestDate, subscriber: subscriber)
     }
+
+    private static let foreignTopLevelKeys: [StaticString] = [
+        "schemaVersion", "response", "success", "data", "object", "code", "message", "error",
+    ]
 }
 
 extension RevenueCatSubscriber {

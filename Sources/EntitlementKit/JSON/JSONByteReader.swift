@@ -4,6 +4,7 @@ import Foundation
 /// a key, a value of an unexpected type, a syntax error, anything unusual). It carries nothing on
 /// purpose: the general reader then reads the document and gives the answer or the located error.
 package struct JSONFastPathMiss: Error {
+    @inlinable
     package init() {}
 }
 
@@ -12,6 +13,12 @@ package struct JSONFastPathMiss: Error {
 package struct JSONKeySpan: Sendable {
     package let start: Int
     package let count: Int
+
+    @inlinable
+    package init(start: Int, count: Int) {
+        self.start = start
+        self.count = count
+    }
 }
 
 /// A strict, forward-only reader over one JSON document's UTF-8 bytes, for the adapters' fast paths.
@@ -23,7 +30,10 @@ package struct JSONKeySpan: Sendable {
 /// general parser accepts.
 package struct JSONByteReader {
     package let bytes: UnsafeBufferPointer<UInt8>
-    package private(set) var position: Int
+    @usableFromInline package var position: Int
+    /// The document's top-level keys, when a fast path that detects formats asks for them: an adapter's
+    /// fast reader appends every key of the document's outermost object (``recordTopLevelKey(_:)``).
+    package var topLevelKeys: [JSONKeySpan]?
     /// Nesting the fast path follows; deeper documents go to the general parser (limit 256).
     private static let maximumDepth = 64
 
@@ -42,6 +52,7 @@ package struct JSONByteReader {
 
     // MARK: Structure
 
+    @inlinable
     package mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -58,6 +69,7 @@ package struct JSONByteReader {
     }
 
     /// The next byte after whitespace, not consumed.
+    @inlinable
     package mutating func peek() throws(JSONFastPathMiss) -> UInt8 {
         skipWhitespace()
         guard position < bytes.count else { throw JSONFastPathMiss() }
@@ -132,7 +144,13 @@ package struct JSONByteReader {
         return true
     }
 
+    /// Notes a key of the document's outermost object (see ``topLevelKeys``).
+    package mutating func recordTopLevelKey(_ key: JSONKeySpan) {
+        topLevelKeys?.append(key)
+    }
+
     /// Whether `key` is `name`.
+    @inlinable
     package func key(_ key: JSONKeySpan, is name: StaticString) -> Bool {
         guard key.count == name.utf8CodeUnitCount else { return false }
         let text = name.utf8Start

@@ -9,7 +9,8 @@ import Foundation
 /// `snapshot(from: Data, at:)`), not a promise to other adapters.
 package protocol FastPathAdapter: EntitlementAdapter {
     /// The snapshot of the document at `reader`'s position, leaving the reader just after it; a miss
-    /// for anything the general path must decide.
+    /// for anything the general path must decide. Every key of the document's outermost object must be
+    /// passed to ``JSONByteReader/recordTopLevelKey(_:)``: format detection relies on them.
     func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
         -> EntitlementSnapshot
 
