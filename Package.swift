@@ -5,6 +5,7 @@ let package = Package(
     name: "EntitlementKit",
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
+        .library(name: "EntitlementKitHTTP", targets: ["EntitlementKitHTTP"]),
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
@@ -18,15 +19,20 @@ let package = Package(
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors.
         .target(name: "EntitlementKit"),
 
-        // One adapter module per backend; each depends on the core only.
+        // The vendor-free HTTP plumbing both live providers share (the core does no networking):
+        // configuration checks, retries with backoff, a response size cap, typed errors.
+        .target(name: "EntitlementKitHTTP", dependencies: ["EntitlementKit"]),
+
+        // One adapter module per backend; each depends on the core (and the shared HTTP plumbing for its
+        // live provider), never on another adapter.
         .target(
             name: "EntitlementKitRevenueCat",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/RevenueCat"
         ),
         .target(
             name: "EntitlementKitQonversion",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/Qonversion"
         ),
 
@@ -58,6 +64,7 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
+                "EntitlementKitHTTP",
                 "EntitlementKitTesting",
             ]
         ),
@@ -74,6 +81,9 @@ let package = Package(
             ],
             exclude: ["python"]
         ),
+
+        // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
+        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
@@ -116,6 +126,18 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitFixtures",
+                "LoopbackHTTPServer",
+            ]
+        ),
+        .testTarget(
+            name: "LiveProviderTests",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitHTTP",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitFixtures",
+                "LoopbackHTTPServer",
             ]
         ),
     ],

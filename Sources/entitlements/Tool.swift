@@ -38,7 +38,8 @@ enum Tool {
                 Inputs are a file path or - for standard input. Formats: \(formatNames), detected from the \
                 document's shape unless --from names one. Exit statuses: 0 success; 1 a negative answer \
                 (check, diff, parity, validate-user-id); and, following sysexits.h, 64 usage, 65 bad data, \
-                66 cannot open input, 73 cannot create output, 74 read or write error.
+                66 cannot open input, 69 backend unavailable (fetch), 73 cannot create output, 74 read or write \
+                error, 77 key refused (fetch).
                 """)
         text +=
             "\n\n"

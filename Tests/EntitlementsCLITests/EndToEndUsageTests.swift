@@ -128,8 +128,8 @@ struct EndToEndUsageTests {
             "Run 'entitlements validate-user-id --help' for usage."
         ),
         (
-            ["fetch", "--provider", "revenuecat", "--app-user-id", "alice"],
-            "error: 'fetch' is not available in this version of entitlements; export the responses and use 'convert' or 'migrate'",
+            ["fetch", "--provider", "stripe", "--app-user-id", "alice"],
+            #"error: --provider: "stripe" is not a live backend (revenuecat, qonversion)"#,
             "Run 'entitlements fetch --help' for usage."
         ),
     ])

@@ -47,32 +47,3 @@ enum ValidateUserIdCommand: Command {
         return check.isUsable ? .success : .negative
     }
 }
-
-/// `entitlements fetch`: reserved for the runtime client's live providers.
-enum FetchCommand: Command {
-    static let definition = CommandDefinition(
-        name: "fetch",
-        synopsis: "(reserved)",
-        summary: "Not available in this version: asking a live backend comes with the runtime client.",
-        discussion: """
-            Until then, export the backend's responses (one JSON document per customer, or JSON Lines \
-            envelopes) and use 'entitlements convert' or 'entitlements migrate' on them.
-            """,
-        positionals: [],
-        options: [],
-        positionalCount: (0, nil),
-        exitStatuses: "  64 always (not available in this version)"
-    )
-
-    /// Whatever the options, only `--help` is honoured: the command itself is not available.
-    static func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments {
-        let help = arguments.contains("--help") || arguments.contains("-h")
-        return try ParsedArguments(help ? ["--help"] : [], for: definition)
-    }
-
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
-        throw .usage(
-            "'fetch' is not available in this version of entitlements; export the responses and use 'convert' or 'migrate'",
-            command: definition.name)
-    }
-}

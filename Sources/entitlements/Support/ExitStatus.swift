@@ -11,10 +11,14 @@ enum ExitStatus: Int32 {
     case dataError = 65
     /// EX_NOINPUT: an input file cannot be opened.
     case noInput = 66
+    /// EX_UNAVAILABLE: the backend could not be reached or did not answer (`fetch`).
+    case unavailable = 69
     /// EX_CANTCREAT: the output file cannot be created.
     case cannotCreate = 73
     /// EX_IOERR: writing the output failed.
     case ioError = 74
+    /// EX_NOPERM: the backend refused the API key (`fetch`).
+    case noPermission = 77
 }
 
 /// A failure that ends the command: one message on standard error, then the status.

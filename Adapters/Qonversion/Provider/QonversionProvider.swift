@@ -1,0 +1,190 @@
+import EntitlementKit
+import EntitlementKitHTTP
+import Foundation
+
+/// Qonversion as an ``EntitlementKit/EntitlementProvider``, over the endpoints its mobile SDKs call: the
+/// customer's snapshot from `POST v1/user/init`, logIn through `POST v2/identities`, restores through
+/// `v1/user/init` with the App Store receipt (iOS) or `POST v1/user/restore` with Play purchase tokens
+/// (Android), purchases through `POST v1/user/purchase`. Every launch result goes through
+/// ``QonversionAdapter``, the same decoding path as files.
+///
+/// Your app user ids are Qonversion *identities*; Qonversion keeps its own user id (`QON_…`) per
+/// customer. An anonymous id (`QON_` + 32 lowercase hex digits) is a Qonversion user id itself; any other
+/// id is resolved through `POST v2/identities` (once per provider, then remembered).
+///
+/// ```swift
+/// let provider = try QonversionProvider(configuration: .init(projectKey: "PV77…"))
+/// let snapshot = try await provider.snapshot(for: "alice")
+/// ```
+public struct QonversionProvider: EntitlementProvider {
+    /// The configuration (its description never shows the key).
+    public let configuration: Configuration
+    private let transport: HTTPTransport
+    private let anonymousIds: AnonymousIdGenerator
+    private let identities = QonversionIdentityDirectory()
+    private let clock: any WallClock
+    private let adapter = QonversionAdapter()
+
+    /// Qonversion's anonymous id prefix.
+    public static let anonymousPrefix = "QON_"
+
+    /// Creates the provider. `randomNumberGenerator` draws anonymous ids and retry jitter (the system's
+    /// by default); `clock` is the instant snapshots are first evaluated at (the runtime client
+    /// re-evaluates them at its trusted instant).
+    public init(
+        configuration: Configuration, logger: EntitlementLogger = .disabled, clock: any WallClock = SystemClock(),
+        randomNumberGenerator: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        anonymousIds = AnonymousIdGenerator(randomNumberGenerator)
+        transport = HTTPTransport(options: configuration.connection, logger: logger, random: randomNumberGenerator)
+    }
+
+    /// `qonversion`.
+    public var provider: ProviderID { .qonversion }
+
+    /// `QON_` + 32 lowercase hex digits.
+    public func makeAnonymousAppUserId() -> String {
+        anonymousIds.make(prefix: Self.anonymousPrefix)
+    }
+
+    /// Whether `appUserId` is `QON_` + 32 lowercase hex digits.
+    public func isAnonymous(_ appUserId: String) -> Bool {
+        AppUserIdCheck(appUserId).anonymousForm == .qonversion
+    }
+
+    /// `POST v1/user/init` for the customer's Qonversion user.
+    public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try Self.checkUsable(appUserId)
+        let userId = try await qonversionUserId(for: appUserId)
+        return try await launch(
+            userId: userId, appUserId: appUserId, path: "v1/user/init", trigger: "ActualizePermissions", extra: [:])
+    }
+
+    /// `POST v2/identities` binding `newAppUserId` to the current Qonversion user (an anonymous current id)
+    /// or to a fresh one; Qonversion answers with the user the identity belongs to. `created` is whether
+    /// that is the user offered (the identity was new), not one that already had it.
+    public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
+        -> LogInResult
+    {
+        try Self.checkUsable(currentAppUserId)
+        try Self.checkUsable(newAppUserId)
+        let offered = isAnonymous(currentAppUserId) ? currentAppUserId : makeAnonymousAppUserId()
+        let userId = try await identify(newAppUserId, offering: offered)
+        let snapshot = try await launch(
+            userId: userId, appUserId: newAppUserId, path: "v1/user/init", trigger: "Identify", extra: [:])
+        return LogInResult(snapshot: snapshot, created: userId == offered)
+    }
+
+    /// A restore: the App Store receipt through `v1/user/init` (as the iOS SDK does); any other store's
+    /// token through `v1/user/restore` (as the Android SDK does).
+    public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try Self.checkUsable(appUserId)
+        let userId = try await qonversionUserId(for: appUserId)
+        if Self.isAppleStore(receipt.store) {
+            return try await launch(
+                userId: userId, appUserId: appUserId, path: "v1/user/init", trigger: "Restore",
+                extra: ["receipt": .string(receipt.token)])
+        }
+        return try await launch(
+            userId: userId, appUserId: appUserId, path: "v1/user/restore", trigger: "Restore",
+            extra: ["history": .array([.object(["purchase_token": .string(receipt.token)])])])
+    }
+
+    /// `POST v1/user/purchase` with the product bought and its receipt or purchase token.
+    public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try Self.checkUsable(appUserId)
+        let userId = try await qonversionUserId(for: appUserId)
+        var extra: [String: JSONValue] = [:]
+        var details: [String: JSONValue] = ["product": .string(purchase.productId)]
+        if Self.isAppleStore(purchase.receipt.store) {
+            extra["receipt"] = .string(purchase.receipt.token)
+        } else {
+            details["purchase_token"] = .string(purchase.receipt.token)
+        }
+        extra["purchase"] = .object(details)
+        return try await launch(
+            userId: userId, appUserId: appUserId, path: "v1/user/purchase", trigger: "Purchase", extra: extra)
+    }
+
+    private static func isAppleStore(_ store: Store) -> Bool {
+        store == .appStore || store == .macAppStore
+    }
+
+    private static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
+        if let reason = AppUserIdCheck(appUserId).backendRefusal {
+            throw EntitlementClientError(
+                .invalidAppUserId, "app user id \(JSONValue.string(appUserId).compactText) \(reason)")
+        }
+    }
+
+    /// The Qonversion user of `appUserId`: itself when anonymous, else remembered or asked for.
+    private func qonversionUserId(for appUserId: String) async throws(EntitlementClientError) -> String {
+        if isAnonymous(appUserId) { return appUserId }
+        if let known = await identities.userId(for: appUserId) { return known }
+        return try await identify(appUserId, offering: makeAnonymousAppUserId())
+    }
+
+    /// `POST v2/identities {anon_id, identity_id}` → `data.anon_id`, the user the identity belongs to.
+    private func identify(_ identity: String, offering userId: String) async throws(EntitlementClientError)
+        -> String
+    {
+        let operation = "POST /v2/identities"
+        let body = JSONValue.object(["anon_id": .string(userId), "identity_id": .string(identity)])
+        let response = try await send(path: "v2/identities", body: body, trigger: "Identify", operation: operation)
+        guard response.isSuccess else { throw QonversionErrorBody.error(for: response, operation: operation) }
+        let bound: String
+        do throws(DocumentError) {
+            let anonId = try JSONNode(parsing: response.body).required("data").required("anon_id")
+            bound = try anonId.string()
+            guard !bound.isEmpty else { throw anonId.invalid("is empty: not a Qonversion user id") }
+        } catch {
+            throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)
+        }
+        await identities.record(bound, for: identity)
+        return bound
+    }
+
+    /// A v1 user call whose answer is a launch result, read by the adapter.
+    private func launch(
+        userId: String, appUserId: String, path: String, trigger: String, extra: [String: JSONValue]
+    ) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        let operation = "POST /" + path
+        var fields = extra
+        fields["access_token"] = .string(configuration.projectKey.secretValue)
+        fields["q_uid"] = .string(userId)
+        fields["client_uid"] = .string(userId)
+        fields["debug_mode"] = .bool(configuration.sandbox)
+        let response = try await send(path: path, body: .object(fields), trigger: trigger, operation: operation)
+        guard response.isSuccess else { throw QonversionErrorBody.error(for: response, operation: operation) }
+        do {
+            var snapshot = try adapter.snapshot(from: response.body, at: clock.now())
+            snapshot.appUserId = appUserId
+            return snapshot
+        } catch {
+            throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)
+        }
+    }
+
+    private func send(path: String, body: JSONValue, trigger: String, operation: String)
+        async throws(EntitlementClientError) -> HTTPResponse
+    {
+        guard let url = configuration.baseURL.appending(encodedPath: path) else {
+            throw EntitlementClientError(.badResponse, "\(operation): the request URL could not be formed")
+        }
+        let key = (configuration.sandbox ? "test_" : "") + configuration.projectKey.secretValue
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer " + key), ("Accept", "application/json"),
+            ("Content-Type", "application/json; charset=utf-8"), ("Trigger", trigger),
+        ]
+        if let platform = configuration.platform { headers.append(("Platform", platform)) }
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: headers, body: Data(body.compactText.utf8), operation: operation)
+        return try await transport.send(request)
+    }
+}

@@ -1,0 +1,44 @@
+import EntitlementKit
+import EntitlementKitHTTP
+
+/// RevenueCat's error body `{"code": 7225, "message": "Invalid API Key."}` and the backend codes that
+/// change the client's error code.
+enum RevenueCatErrorBody {
+    /// "The receipt is in use by another subscriber" (RevenueCat `CANNOT_TRANSFER_PURCHASE`; the SDKs
+    /// report it as `receiptAlreadyInUseError`).
+    static let receiptInUseCode = "7102"
+    /// The backend's "empty app user id".
+    static let emptyAppUserIdCode = "7220"
+
+    /// The code and message, when the body is RevenueCat's error object.
+    static func detail(_ response: HTTPResponse) -> VendorErrorDetail {
+        guard let value = try? JSONNode(parsing: response.body).value else { return VendorErrorDetail() }
+        var detail = VendorErrorDetail()
+        switch value["code"] {
+        case .integer(let code)?: detail.code = String(code)
+        case .string(let code)?: detail.code = code
+        default: break
+        }
+        if case .string(let message)? = value["message"] { detail.message = message }
+        return detail
+    }
+
+    /// The client error for a non-2xx answer.
+    static func error(for response: HTTPResponse, operation: String) -> EntitlementClientError {
+        let detail = detail(response)
+        switch detail.code {
+        case receiptInUseCode?:
+            return EntitlementClientError(
+                .receiptInUseByOtherUser,
+                "\(operation): the receipt belongs to another customer: HTTP \(response.status)\(detail.suffix)",
+                httpStatus: response.status, vendorCode: detail.code)
+        case emptyAppUserIdCode?:
+            return EntitlementClientError(
+                .invalidAppUserId,
+                "\(operation): the backend refused the app user id: HTTP \(response.status)\(detail.suffix)",
+                httpStatus: response.status, vendorCode: detail.code)
+        default:
+            return HTTPFailureMapping.error(for: response, operation: operation, vendor: detail)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import EntitlementKit
+import EntitlementKitHTTP
+import Foundation
+
+/// RevenueCat's REST API v1 as an ``EntitlementKit/EntitlementProvider``: the customer's snapshot
+/// (`GET /v1/subscribers/{id}`), logIn (`POST /v1/subscribers/identify`), restores, syncs and purchases
+/// (`POST /v1/receipts`). Every body goes through ``RevenueCatAdapter``, the same decoding path as files.
+///
+/// ```swift
+/// let provider = try RevenueCatProvider(configuration: .init(apiKey: "appl_…"))
+/// let snapshot = try await provider.snapshot(for: "alice")
+/// ```
+///
+/// App user ids are checked before any request (``EntitlementKit/AppUserIdCheck/backendRefusal`` →
+/// `invalidAppUserId`) and sent as one percent-encoded path segment. Errors carry the client's codes; see
+/// the *Connecting a backend* article.
+public struct RevenueCatProvider: EntitlementProvider {
+    /// The configuration (its description never shows the key).
+    public let configuration: Configuration
+    private let transport: HTTPTransport
+    private let anonymousIds: AnonymousIdGenerator
+    private let clock: any WallClock
+    private let adapter = RevenueCatAdapter()
+
+    /// RevenueCat's anonymous id prefix.
+    public static let anonymousPrefix = "$RCAnonymousID:"
+
+    /// Creates the provider. `randomNumberGenerator` draws anonymous ids and retry jitter (the system's
+    /// by default); `clock` is the instant snapshots are first evaluated at (the runtime client
+    /// re-evaluates them at its trusted instant).
+    public init(
+        configuration: Configuration, logger: EntitlementLogger = .disabled, clock: any WallClock = SystemClock(),
+        randomNumberGenerator: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        anonymousIds = AnonymousIdGenerator(randomNumberGenerator)
+        transport = HTTPTransport(options: configuration.connection, logger: logger, random: randomNumberGenerator)
+    }
+
+    /// `revenuecat`.
+    public var provider: ProviderID { .revenueCat }
+
+    /// `$RCAnonymousID:` + 32 lowercase hex digits.
+    public func makeAnonymousAppUserId() -> String {
+        anonymousIds.make(prefix: Self.anonymousPrefix)
+    }
+
+    /// Whether `appUserId` is `$RCAnonymousID:` + 32 lowercase hex digits.
+    public func isAnonymous(_ appUserId: String) -> Bool {
+        AppUserIdCheck(appUserId).anonymousForm == .revenueCat
+    }
+
+    /// `GET /v1/subscribers/{id}`.
+    public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try Self.checkUsable(appUserId)
+        let operation = "GET /v1/subscribers/{id}"
+        let response = try await send(
+            "GET", path: "v1/subscribers/" + PathSegment.encode(appUserId), body: nil, platform: configuration.platform,
+            operation: operation)
+        return try decode(response, for: appUserId, operation: operation)
+    }
+
+    /// `POST /v1/subscribers/identify`; `created` is RevenueCat's `201 Created` (a `200` means the
+    /// customer existed).
+    public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
+        -> LogInResult
+    {
+        try Self.checkUsable(currentAppUserId)
+        try Self.checkUsable(newAppUserId)
+        let operation = "POST /v1/subscribers/identify"
+        let body = JSONValue.object([
+            "app_user_id": .string(currentAppUserId), "new_app_user_id": .string(newAppUserId),
+        ])
+        let response = try await send(
+            "POST", path: "v1/subscribers/identify", body: body, platform: configuration.platform, operation: operation)
+        let snapshot = try decode(response, for: newAppUserId, operation: operation)
+        return LogInResult(snapshot: snapshot, created: response.status == 201)
+    }
+
+    /// `POST /v1/receipts` with `is_restore: true`.
+    public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try await postReceipt(receipt, productId: nil, isRestore: true, for: appUserId)
+    }
+
+    /// `POST /v1/receipts` with the product bought.
+    public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try await postReceipt(purchase.receipt, productId: purchase.productId, isRestore: false, for: appUserId)
+    }
+
+    private func postReceipt(_ receipt: StoreReceipt, productId: String?, isRestore: Bool, for appUserId: String)
+        async throws(EntitlementClientError) -> EntitlementSnapshot
+    {
+        try Self.checkUsable(appUserId)
+        let operation = "POST /v1/receipts"
+        var fields: [String: JSONValue] = [
+            "fetch_token": .string(receipt.token), "app_user_id": .string(appUserId), "is_restore": .bool(isRestore),
+        ]
+        if let productId {
+            // The iOS SDK names one App Store product; Android sends Play products as a list.
+            if receipt.store == .appStore || receipt.store == .macAppStore {
+                fields["product_id"] = .string(productId)
+            } else {
+                fields["product_ids"] = .array([.string(productId)])
+            }
+        }
+        let response = try await send(
+            "POST", path: "v1/receipts", body: .object(fields),
+            platform: Self.platform(of: receipt.store) ?? configuration.platform, operation: operation)
+        return try decode(response, for: appUserId, operation: operation)
+    }
+
+    /// The `X-Platform` RevenueCat reads a receipt's store from.
+    private static func platform(of store: Store) -> String? {
+        switch store {
+        case .appStore: "iOS"
+        case .macAppStore: "macOS"
+        case .playStore: "android"
+        case .amazon: "amazon"
+        default: nil
+        }
+    }
+
+    private static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
+        if let reason = AppUserIdCheck(appUserId).backendRefusal {
+            throw EntitlementClientError(
+                .invalidAppUserId, "app user id \(JSONValue.string(appUserId).compactText) \(reason)")
+        }
+    }
+
+    private func send(
+        _ method: String, path: String, body: JSONValue?, platform: String?, operation: String
+    ) async throws(EntitlementClientError) -> HTTPResponse {
+        guard let url = configuration.baseURL.appending(encodedPath: path) else {
+            throw EntitlementClientError(.invalidAppUserId, "\(operation): the request URL could not be formed")
+        }
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer " + configuration.apiKey.secretValue), ("Accept", "application/json"),
+        ]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if let platform { headers.append(("X-Platform", platform)) }
+        let request = HTTPRequest(
+            method: method, url: url, headers: headers, body: body.map { Data($0.compactText.utf8) },
+            operation: operation)
+        return try await transport.send(request)
+    }
+
+    private func decode(_ response: HTTPResponse, for appUserId: String, operation: String)
+        throws(EntitlementClientError) -> EntitlementSnapshot
+    {
+        guard response.isSuccess else { throw RevenueCatErrorBody.error(for: response, operation: operation) }
+        do {
+            var snapshot = try adapter.snapshot(from: response.body, at: clock.now())
+            snapshot.appUserId = appUserId
+            return snapshot
+        } catch {
+            throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)
+        }
+    }
+}

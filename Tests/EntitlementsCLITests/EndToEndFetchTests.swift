@@ -1,0 +1,141 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+/// `entitlements fetch`, run as a user would, against the loopback server.
+@Suite struct EndToEndFetchTests {
+    static let revenueCatKey = "appl_CLI-UNIQUE-KEY-4d1f"
+    static let qonversionKey = "PV77CLI-UNIQUE-KEY-4d1f"
+
+    /// Runs the tool with the given key variables (and no others from the environment).
+    static func fetch(_ arguments: [String], environment: [String: String]) throws -> EntitlementsTool.Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = try EntitlementsTool.executable()
+        process.arguments = ["fetch"] + arguments
+        process.currentDirectoryURL = EntitlementsTool.packageRoot
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["REVENUECAT_API_KEY"] = nil
+        inherited["QONVERSION_PROJECT_KEY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        let result = EntitlementsTool.Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+        for key in [revenueCatKey, qonversionKey] {
+            #expect(!result.stdout.contains(key) && !result.stderr.contains(key), "the key was printed")
+        }
+        return result
+    }
+
+    static func revenueCat(_ server: LoopbackHTTPServer, id: String = "user_48213") throws -> EntitlementsTool.Result {
+        try fetch(
+            [
+                "--provider", "revenuecat", "--app-user-id", id, "--base-url", server.baseURL.absoluteString, "--at",
+                "2025-09-15T10:00:00Z",
+            ], environment: ["REVENUECAT_API_KEY": revenueCatKey])
+    }
+
+    static func fixture(_ path: String) throws -> String {
+        try EntitlementsTool.repositoryFile("Fixtures/" + path)
+    }
+
+    @Test func revenueCatPrintsWhatConvertPrintsForTheSameBody() throws {
+        let server = try LoopbackHTTPServer(replies: [.json(200, try Self.fixture("revenuecat/active-monthly.json"))])
+        defer { server.stop() }
+        let fetched = try Self.revenueCat(server)
+        let converted = try EntitlementsTool.run([
+            "convert", "--at", "2025-09-15T10:00:00Z", "Fixtures/revenuecat/active-monthly.json",
+        ])
+        #expect(fetched.status == 0)
+        #expect(fetched.stderr.isEmpty)
+        #expect(fetched.stdout == converted.stdout)
+        #expect(server.requests.map(\.target) == ["/v1/subscribers/user_48213"])
+        #expect(server.requests.first?.header("Authorization") == "Bearer " + Self.revenueCatKey)
+    }
+
+    @Test func qonversionPrintsWhatConvertPrintsForTheSameBody() throws {
+        let server = try LoopbackHTTPServer(replies: [.json(200, try Self.fixture("qonversion/active.json"))])
+        defer { server.stop() }
+        let fetched = try Self.fetch(
+            [
+                "--provider", "Qonversion", "--app-user-id", "QON_7f3a9c2e4b8d4f1a9e6c0b2d5a8f3e71", "--base-url",
+                server.baseURL.absoluteString, "--at", "2025-06-01T12:00:00Z",
+            ], environment: ["QONVERSION_PROJECT_KEY": Self.qonversionKey])
+        let converted = try EntitlementsTool.run([
+            "convert", "--at", "2025-06-01T12:00:00Z", "Fixtures/qonversion/active.json",
+        ])
+        #expect(fetched.status == 0)
+        #expect(fetched.stdout == converted.stdout)
+        #expect(server.requests.map(\.target) == ["/v1/user/init"])
+    }
+
+    @Test func backendFailuresMapToSysexits() throws {
+        let cases: [(LoopbackHTTPServer.Reply, Int32, String)] = [
+            (
+                .text(200, "<html>captive portal</html>"), 65,
+                "error: badResponse: GET /v1/subscribers/{id}: HTTP 200 body refused"
+            ),
+            (
+                .json(401, #"{"code": 7225, "message": "Invalid API Key."}"#), 77,
+                "error: credentialsRefused: GET /v1/subscribers/{id}: the backend refused the API key: HTTP 401 (7225: Invalid API Key.)"
+            ),
+            (
+                .json(503, "{}", headers: [.init("Retry-After", "0")]), 69,
+                "error: backendUnavailable: GET /v1/subscribers/{id}: the backend is unavailable: HTTP 503 after 3 attempts"
+            ),
+            (.drop, 69, "error: offline: GET /v1/subscribers/{id}:"),
+        ]
+        for (reply, status, prefix) in cases {
+            let server = try LoopbackHTTPServer(replies: [reply])
+            defer { server.stop() }
+            let result = try Self.revenueCat(server)
+            #expect(result.status == status, "\(reply)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)")
+        }
+    }
+
+    @Test func usageErrorsNeverReachTheNetwork() throws {
+        let server = try LoopbackHTTPServer(replies: [.json(200, "{}")])
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString
+        let secret = try Self.fetch(
+            ["--provider", "revenuecat", "--app-user-id", "alice", "--base-url", base],
+            environment: ["REVENUECAT_API_KEY": "sk_CLI-UNIQUE-KEY-4d1f"])
+        #expect(secret.status == 64)
+        #expect(secret.stderr.contains("refused a secret API key"))
+        #expect(!secret.stderr.contains("CLI-UNIQUE-KEY"))
+
+        let badId = try Self.revenueCat(server, id: "null")
+        #expect(badId.status == 64)
+        #expect(badId.stderr.hasPrefix("error: invalidAppUserId: app user id \"null\""))
+
+        let missing = try Self.fetch(["--provider", "qonversion", "--app-user-id", "alice"], environment: [:])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.hasPrefix("error: QONVERSION_PROJECT_KEY is not set"))
+
+        let insecure = try Self.fetch(
+            ["--provider", "revenuecat", "--app-user-id", "alice", "--base-url", "http://api.example.com/"],
+            environment: ["REVENUECAT_API_KEY": Self.revenueCatKey])
+        #expect(insecure.status == 64)
+        #expect(insecure.stderr.contains("use https"))
+
+        let noId = try Self.fetch(
+            ["--provider", "revenuecat"], environment: ["REVENUECAT_API_KEY": Self.revenueCatKey])
+        #expect(noId.status == 64)
+        #expect(server.requests.isEmpty)
+    }
+}
