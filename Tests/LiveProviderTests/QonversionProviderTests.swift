@@ -181,4 +181,28 @@ import Testing
             #expect(throws: EntitlementClientError.self) { _ = try QonversionProvider.Configuration(projectKey: key) }
         }
     }
+
+    @Test func logInFromAnIdentifiedCustomerOffersAFreshUserNeverTheOldIdentity() async throws {
+        let body = try TestFixtures.document("qonversion", "active")
+        let server = try LoopbackHTTPServer { request, _ in
+            guard request.target == "/v2/identities" else { return .json(200, body) }
+            if case .string(let offered)? = (try? JSONNode(parsing: request.body).value)?["anon_id"] {
+                return Self.identity(offered)
+            }
+            return .json(400, "{}")
+        }
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        let result = try await provider.logIn(from: "alice", to: "bob")
+        #expect(result.created)
+        let identify = try JSONNode(parsing: try #require(server.requests.first).body).value
+        #expect(identify["identity_id"] == .string("bob"))
+        guard case .string(let offered)? = identify["anon_id"] else {
+            Issue.record("no anon_id sent")
+            return
+        }
+        // Offering alice's Qonversion user would merge two identified customers.
+        #expect(provider.isAnonymous(offered))
+        #expect(server.requests.map(\.target) == ["/v2/identities", "/v1/user/init"])
+    }
 }

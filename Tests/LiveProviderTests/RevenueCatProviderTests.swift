@@ -168,4 +168,58 @@ import Testing
         #expect(system.isAnonymous(system.makeAnonymousAppUserId()))
         #expect(system.makeAnonymousAppUserId() != system.makeAnonymousAppUserId())
     }
+
+    @Test func theBackendsInvalidAppUserIdCodeIsInvalidAppUserId() async throws {
+        let server = try LoopbackHTTPServer(replies: [.revenueCatError(400, code: 7220, message: "Empty app user id.")])
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        do {
+            _ = try await provider.snapshot(for: "alice")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidAppUserId)
+            #expect(error.httpStatus == 400)
+            #expect(error.vendorCode == "7220")
+        }
+    }
+
+    @Test func aProxyBasePathPrefixesEveryRequestAndNoPlatformSendsNoHeader() async throws {
+        let server = try LoopbackHTTPServer(replies: [
+            .json(200, try TestFixtures.document("revenuecat", "active-monthly"))
+        ])
+        defer { server.stop() }
+        let configuration = try RevenueCatProvider.Configuration(
+            apiKey: Self.key, baseURL: server.baseURL.appendingPathComponent("proxy/rc"), platform: nil,
+            connection: TestFixtures.options(sleeper: RecordingSleeper()))
+        _ = try await RevenueCatProvider(configuration: configuration).snapshot(for: "alice")
+        let request = try #require(server.requests.first)
+        #expect(request.target == "/proxy/rc/v1/subscribers/alice")
+        #expect(request.header("X-Platform") == nil)
+    }
+
+    @Test func retriesAreLoggedWithoutIds() async throws {
+        let body = try TestFixtures.document("revenuecat", "active-monthly")
+        let server = try LoopbackHTTPServer(replies: [.text(500, "oops"), .json(200, body)])
+        defer { server.stop() }
+        let recorder = LogRecorder()
+        _ = try await Self.provider(server, logger: recorder.logger).snapshot(for: "secret-customer-42")
+        let lines = recorder.records.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("warning: GET /v1/subscribers/{id}: HTTP 500; retrying in ") })
+        #expect(lines.contains("debug: GET /v1/subscribers/{id}: attempt 2 of 3"))
+        #expect(!lines.contains { $0.contains("secret-customer-42") })
+    }
+
+    @Test func theRequestTimeHeaderIsTheServerTimeAsInRevenueCatsSDKs() async throws {
+        let body = try TestFixtures.document("revenuecat", "active-monthly")
+        let server = try LoopbackHTTPServer(replies: [
+            .json(200, body, headers: [.init("X-RevenueCat-Request-Time", "1757935800000")]),
+            .json(200, body, headers: [.init("X-RevenueCat-Request-Time", "soon")]),
+        ])
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        let fromHeader = try await provider.snapshot(for: "alice")
+        #expect(fromHeader.requestDate == RFC3339.date(from: "2025-09-15T11:30:00Z"))
+        let unreadable = try await provider.snapshot(for: "alice")
+        #expect(unreadable.requestDate == RFC3339.date(from: "2025-09-15T10:00:00Z"))
+    }
 }

@@ -125,6 +125,16 @@ public struct RevenueCatProvider: EntitlementProvider {
         }
     }
 
+    /// RevenueCat's `X-RevenueCat-Request-Time` header (milliseconds since the epoch), which its SDKs
+    /// prefer to the body's `request_date`: it is the time of this answer even when the body was cached
+    /// on the way. Unreadable or out-of-range values are ignored.
+    private static func requestTime(_ response: HTTPResponse) -> Date? {
+        guard let text = response.headers["x-revenuecat-request-time"], let milliseconds = Int64(text),
+            milliseconds > 0, milliseconds < 253_402_300_800_000
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     private static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
         if let reason = AppUserIdCheck(appUserId).backendRefusal {
             throw EntitlementClientError(
@@ -156,6 +166,7 @@ public struct RevenueCatProvider: EntitlementProvider {
         do {
             var snapshot = try adapter.snapshot(from: response.body, at: clock.now())
             snapshot.appUserId = appUserId
+            if let serverTime = Self.requestTime(response) { snapshot.requestDate = serverTime }
             return snapshot
         } catch {
             throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)

@@ -114,7 +114,7 @@ private struct ScenarioRun {
             do {
                 try await client.logOut()
             } catch {
-                return await state(of: name, snapshot: nil, source: nil, error: error.code)
+                return await state(of: name, snapshot: nil, source: "cache", error: error.code)
             }
             if let label { labels[label] = await client.appUserId }
             return await state(of: name, snapshot: await client.cachedSnapshot(), source: "cache", error: nil)
@@ -209,7 +209,9 @@ private struct ScenarioRun {
             answer.created = created
             return answer
         } catch {
-            return await state(of: name, snapshot: nil, source: nil, error: error.code)
+            // The failure came from the backend, except for an id the client refused before calling it.
+            let source = error.code == .invalidAppUserId ? "cache" : "network"
+            return await state(of: name, snapshot: nil, source: source, error: error.code)
         }
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The bytes of the directory cache's files, and reading them back strictly.
+///
+/// A file is three parts: a header line naming the kind and schema
+/// (`EntitlementKit cache entry, schema 1`), a line with the SHA-256 of the payload
+/// (`sha256 <64 lowercase hex digits>`), and the payload, a JSON object on one line. The digest makes every
+/// truncation and every changed byte detectable — a flipped digit in an expiration date is still valid
+/// JSON — so a damaged file is treated as absent instead of granting access it never held.
+enum CacheFileFormat {
+    /// The schema this version writes and reads; a file with another is ignored.
+    static let schemaVersion = 1
+
+    enum Kind: String {
+        case entry
+        case device
+    }
+
+    /// The state of the device file: the stored app user id and the trusted-instant floor.
+    struct DeviceState: Equatable {
+        var appUserId: String?
+        var trustedFloor: Date?
+    }
+
+    static func header(_ kind: Kind) -> String {
+        "EntitlementKit cache \(kind.rawValue), schema \(schemaVersion)\n"
+    }
+
+    /// A sealed file: header, digest line, payload.
+    static func seal(_ payload: JSONValue, as kind: Kind) -> Data {
+        let body = Array(payload.compactText.utf8)
+        var bytes = Array(header(kind).utf8)
+        bytes += Array("sha256 \(SHA256.hexDigest(of: body))\n".utf8)
+        bytes += body
+        return Data(bytes)
+    }
+
+    /// The payload of a sealed file of `kind`, or `nil` when the header, the digest or the JSON is wrong.
+    static func unseal(_ data: Data, as kind: Kind) -> JSONNode? {
+        let bytes = [UInt8](data)
+        let header = Array(header(kind).utf8)
+        guard bytes.starts(with: header) else { return nil }
+        let digestPrefix = Array("sha256 ".utf8)
+        let digestStart = header.count
+        let bodyStart = digestStart + digestPrefix.count + 64 + 1
+        guard bytes.count >= bodyStart,
+            bytes[digestStart..<(digestStart + digestPrefix.count)].elementsEqual(digestPrefix),
+            bytes[bodyStart - 1] == 0x0A
+        else { return nil }
+        let digest = bytes[(digestStart + digestPrefix.count)..<(bodyStart - 1)]
+        let body = bytes[bodyStart...]
+        guard digest.elementsEqual(SHA256.hexDigest(of: body).utf8) else { return nil }
+        guard let root = try? JSONNode(parsing: Data(body)),
+            (try? root.required("schemaVersion").integer()) == Int64(schemaVersion)
+        else { return nil }
+        return root
+    }
+
+    /// The member `key` of `node`, which must be present but may be `null` (then `nil`).
+    private static func nullable(_ key: String, in node: JSONNode) throws(DocumentError) -> JSONNode? {
+        guard node.member(key) != nil else {
+            throw DocumentError(kind: .missingField, path: node.path.appending(key), reason: "is required but missing")
+        }
+        return try node.optional(key)
+    }
+
+    // MARK: Entries
+
+    static func entryFile(_ entry: EntitlementCacheEntry, for appUserId: String) -> Data {
+        seal(
+            .object([
+                "schemaVersion": .integer(Int64(schemaVersion)),
+                "appUserId": .string(appUserId),
+                "writtenAt": .string(RFC3339.string(from: entry.writtenAt)),
+                "newestRequestDate": entry.newestRequestDate.map { .string(RFC3339.string(from: $0)) } ?? .null,
+                "isInvalidated": .bool(entry.isInvalidated),
+                "snapshot": entry.snapshot.jsonValue,
+            ]), as: .entry)
+    }
+
+    /// The entry in `data` when it is intact, of this schema, and `appUserId`'s (not another customer's).
+    static func entry(from data: Data, for appUserId: String) -> EntitlementCacheEntry? {
+        guard let root = unseal(data, as: .entry) else { return nil }
+        do throws(DocumentError) {
+            guard try root.required("appUserId").string() == appUserId else { return nil }
+            return EntitlementCacheEntry(
+                snapshot: try EntitlementSnapshot(json: try root.required("snapshot")),
+                writtenAt: try root.required("writtenAt").date(),
+                newestRequestDate: try nullable("newestRequestDate", in: root)?.date(),
+                isInvalidated: try root.required("isInvalidated").bool())
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: Device state
+
+    static func deviceFile(_ state: DeviceState) -> Data {
+        seal(
+            .object([
+                "schemaVersion": .integer(Int64(schemaVersion)),
+                "appUserId": state.appUserId.map(JSONValue.string) ?? .null,
+                "trustedFloor": state.trustedFloor.map { .string(RFC3339.string(from: $0)) } ?? .null,
+            ]), as: .device)
+    }
+
+    static func deviceState(from data: Data) -> DeviceState? {
+        guard let root = unseal(data, as: .device) else { return nil }
+        do throws(DocumentError) {
+            return DeviceState(
+                appUserId: try nullable("appUserId", in: root)?.string(),
+                trustedFloor: try nullable("trustedFloor", in: root)?.date())
+        } catch {
+            return nil
+        }
+    }
+}
