@@ -30,18 +30,22 @@ struct Bench {
         print("\n| what | MB/s | documents/s | MB per CPU-second | peak RSS MB | runs (s) |")
         print("|---|---|---|---|---|---|")
         var oneJob: [String: Double] = [:]
+        var oneJobCPU: [String: Double] = [:]
         for corpus in [revenueCat, qonversion] {
             for jobs in [1, 2] {
                 let runs = try child(["--child-migrate", corpus.path, String(jobs)], corpus: corpus)
-                let rate = report("migrate \(corpus.name) --jobs \(jobs)", runs, corpus: corpus)
+                let (rate, cpuRate) = report("migrate \(corpus.name) --jobs \(jobs)", runs, corpus: corpus)
                 if jobs == 1 {
                     oneJob[corpus.name] = rate
+                    oneJobCPU[corpus.name] = cpuRate
                 } else if let single = oneJob[corpus.name] {
                     print("| ↳ --jobs 2 / --jobs 1 | \(format(rate / single, 2))× | | | | |")
                 }
             }
         }
-        if options.python { try python(revenueCat, swiftRate: oneJob[revenueCat.name]) }
+        if options.python {
+            try python(revenueCat, swiftRate: oneJob[revenueCat.name], swiftCPURate: oneJobCPU[revenueCat.name])
+        }
         let parityA = try write("parity-a.revenuecat", envelopePercent: 100, record: RevenueCatCorpus.record)
         let parityB = try write("parity-b.qonversion", envelopePercent: 100, record: QonversionCorpus.record)
         let both = Corpus(
@@ -101,7 +105,7 @@ struct Bench {
     }
 
     @discardableResult
-    private func report(_ what: String, _ runs: [[Double]], corpus: Corpus) -> Double {
+    private func report(_ what: String, _ runs: [[Double]], corpus: Corpus) -> (Double, Double) {
         let seconds = Statistics.median(runs.map { $0[0] })
         let peak = runs.map { $0[4] }.max() ?? 0
         let rate = Double(corpus.bytes) / seconds / 1e6
@@ -110,10 +114,10 @@ struct Bench {
         print(
             "| \(what) | \(format(rate, 1)) | \(Int(Double(corpus.documents) / seconds)) | \(format(cpuRate, 1)) | "
                 + "\(format(peak / 1024, 1)) | \(list) |")
-        return rate
+        return (rate, cpuRate)
     }
 
-    private func python(_ corpus: Corpus, swiftRate: Double?) throws {
+    private func python(_ corpus: Corpus, swiftRate: Double?, swiftCPURate: Double?) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("python/migrate_revenuecat.py").path
         guard FileManager.default.fileExists(atPath: script) else {
@@ -121,21 +125,30 @@ struct Bench {
             return
         }
         for mode in ["json", "orjson"] {
-            let runs = (0..<options.repetitions).compactMap { _ in
-                (try? Subprocess.run("/usr/bin/env", ["python3", script, mode, corpus.path]))
-                    .flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            // The script prints its wall-clock and CPU seconds.
+            let measured = (0..<options.repetitions).compactMap { _ -> [Double]? in
+                let output = try? Subprocess.run("/usr/bin/env", ["python3", script, mode, corpus.path])
+                let fields = output?.split(separator: " ").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                return fields?.count == 2 ? fields : nil
             }
+            let runs = measured.map { $0[0] }
             guard runs.count == options.repetitions else {
                 print("| python3 \(mode) script (revenuecat) | did not run | | | | |")
                 continue
             }
             let rate = Double(corpus.bytes) / Statistics.median(runs) / 1e6
+            let cpuRate = Double(corpus.bytes) / Statistics.median(measured.map { $0[1] }) / 1e6
             let list = runs.map { format($0, 3) }.joined(separator: ", ")
             print(
                 "| python3 \(mode) script (revenuecat, parse + map + write) | \(format(rate, 1)) | "
-                    + "\(Int(Double(corpus.documents) / Statistics.median(runs))) | | | \(list) |")
-            if mode == "orjson", let swiftRate {
-                print("| ↳ migrate --jobs 1 / orjson script | \(format(swiftRate / rate, 2))× | | | | |")
+                    + "\(Int(Double(corpus.documents) / Statistics.median(runs))) | \(format(cpuRate, 1)) | | \(list) |"
+            )
+            if mode == "orjson", let swiftRate, let swiftCPURate {
+                print(
+                    "| ↳ migrate --jobs 1 / orjson script | \(format(swiftRate / rate, 2))× | | "
+                        + "\(format(swiftCPURate / cpuRate, 2))× | | |")
             }
         }
     }

@@ -10,9 +10,9 @@ import Foundation
 ///
 /// Keep the key lists in step with `UnifiedSnapshotEncoding.swift`; `CanonicalEncoderTests` compares
 /// both writers on every fixture and on generated snapshots.
-struct CanonicalJSONEncoder {
+struct CanonicalJSONEncoder: ~Copyable {
     /// The text written so far.
-    private(set) var bytes: [UInt8] = []
+    private var bytes: ByteSink
     private let pretty: Bool
     private var depth = 0
     /// Whether the container being written has no member yet (no comma before the next).
@@ -22,15 +22,26 @@ struct CanonicalJSONEncoder {
     ///   top-level value; otherwise one line without spaces.
     init(pretty: Bool, capacity: Int = 4096) {
         self.pretty = pretty
-        bytes.reserveCapacity(capacity)
+        bytes = ByteSink(capacity: capacity)
     }
 
     /// The canonical text of `snapshot`.
     static func encode(_ snapshot: EntitlementSnapshot, pretty: Bool) -> [UInt8] {
         var encoder = CanonicalJSONEncoder(pretty: pretty)
-        encoder.write(snapshot)
-        if pretty { encoder.bytes.append(0x0A) }
-        return encoder.bytes
+        encoder.writeDocument(snapshot)
+        return encoder.bytes.array
+    }
+
+    /// The canonical text of `snapshot` as `Data`.
+    static func encodeData(_ snapshot: EntitlementSnapshot, pretty: Bool) -> Data {
+        var encoder = CanonicalJSONEncoder(pretty: pretty)
+        encoder.writeDocument(snapshot)
+        return encoder.bytes.data
+    }
+
+    private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
+        write(snapshot)
+        if pretty { bytes.append(0x0A) }
     }
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
@@ -297,7 +308,9 @@ struct CanonicalJSONEncoder {
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
+                bytes.append(digit)
+            }
         }
     }
 
@@ -318,24 +331,33 @@ struct CanonicalJSONEncoder {
         }
         let (year, month, day, millisecondOfDay) = RFC3339.civilComponents(ofMilliseconds: milliseconds)
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(UInt64(year), minimumWidth: 4)
+        twoDigits(year / 100)
+        twoDigits(year % 100)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(UInt64(month), minimumWidth: 2)
+        twoDigits(month)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(UInt64(day), minimumWidth: 2)
+        twoDigits(day)
         bytes.append(UInt8(ascii: "T"))
-        appendDigits(UInt64(millisecondOfDay / 3_600_000), minimumWidth: 2)
+        twoDigits(millisecondOfDay / 3_600_000)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(UInt64(millisecondOfDay / 60_000 % 60), minimumWidth: 2)
+        twoDigits(millisecondOfDay / 60_000 % 60)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(UInt64(millisecondOfDay / 1000 % 60), minimumWidth: 2)
+        twoDigits(millisecondOfDay / 1000 % 60)
         let fraction = millisecondOfDay % 1000
         if fraction != 0 {
             bytes.append(UInt8(ascii: "."))
-            appendDigits(UInt64(fraction), minimumWidth: 3)
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+            twoDigits(fraction % 100)
         }
         bytes.append(UInt8(ascii: "Z"))
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` (0…99) as two decimal digits.
+    @inline(__always)
+    private mutating func twoDigits(_ value: Int64) {
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `minimumWidth`.

@@ -31,7 +31,7 @@ extension EntitlementSnapshot {
 
     /// ``canonicalJSON(compact:)`` as UTF-8 bytes.
     public func canonicalJSONData(compact: Bool = false) -> Data {
-        Data(CanonicalJSONEncoder.encode(self, pretty: !compact))
+        CanonicalJSONEncoder.encodeData(self, pretty: !compact)
     }
 }
 

@@ -150,7 +150,7 @@ package struct JSONByteReader {
     }
 
     /// Whether `key` is `name`.
-    @inlinable
+    @inlinable @inline(__always)
     package func key(_ key: JSONKeySpan, is name: StaticString) -> Bool {
         guard key.count == name.utf8CodeUnitCount else { return false }
         let text = name.utf8Start
