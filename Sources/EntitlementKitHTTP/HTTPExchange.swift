@@ -13,15 +13,20 @@ package struct HTTPRequest: Sendable {
     /// What the request does, for log lines and error messages, without secrets:
     /// `GET /v1/subscribers/{id}`.
     package var operation: String
+    /// Values sent with the request that must never come back out in an error or a log line (the API
+    /// key): the transport blanks them in the response before anyone reads it.
+    package var secrets: [String]
 
     package init(
-        method: String, url: URL, headers: [(name: String, value: String)], body: Data? = nil, operation: String
+        method: String, url: URL, headers: [(name: String, value: String)], body: Data? = nil, operation: String,
+        secrets: [String] = []
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.operation = operation
+        self.secrets = secrets
     }
 }
 

@@ -42,7 +42,11 @@ package struct HTTPTransport: Sendable {
                 wait = jitter.backoff(policy, beforeRetry: attempt)
                 logger.log(.warning, "\(request.operation): \(reason); retrying in \(Self.format(wait))")
             case .response(let status, let headers, let body):
-                let response = HTTPResponse(status: status, headers: headers, body: body, attempts: attempt)
+                // A backend or proxy that echoes the credentials (`Invalid API key Bearer appl_…`) must not
+                // put the key into an error message, a document error or a log line: blank it first.
+                let response = HTTPResponse(
+                    status: status, headers: SecretRedaction.redacting(request.secrets, in: headers),
+                    body: SecretRedaction.redacting(request.secrets, in: body), attempts: attempt)
                 guard response.isRetryable, attempt < policy.maximumAttempts, !Task.isCancelled else {
                     logger.log(
                         response.isSuccess ? .debug : .warning, "\(request.operation): HTTP \(status)")

@@ -109,6 +109,16 @@ struct EndToEndScenarioTests {
             result.stderr == "error: Fixtures/scenarios/no-such-story.json: cannot open: No such file or directory\n")
     }
 
+    @Test func aStoryCanComeFromStandardInput() throws {
+        let story = try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story))
+        let result = try Tool.run(["scenario", "--provider", "revenuecat", "-"], stdin: story)
+        #expect(result.status == 0)
+        #expect(result.stdout == "<stdin>: revenuecat: ok (6 steps)\n")
+        let bad = try Tool.run(["scenario", "-"], stdin: Data(#"{"start": 1, "steps": []}"#.utf8))
+        #expect(bad.status == 65)
+        #expect(bad.stderr == "error: <stdin>: start: 1 must be an ISO 8601 date string, not a number\n")
+    }
+
     @Test func usageErrors() throws {
         #expect(try Tool.run(["scenario"]).status == 64)
         let unknown = try Tool.run(["scenario", "--provider", "adapty", Self.story])

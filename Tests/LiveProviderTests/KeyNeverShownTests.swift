@@ -26,6 +26,10 @@ import Testing
             .revenueCatError(500, code: 7110, message: "boom"), .text(200, "<html>captive portal</html>"),
             .json(429, "{}", headers: [.init("Retry-After", "9999")]), .drop,
             .revenueCatError(400, code: 7102, message: "in use"),
+            // A backend or proxy that echoes the credentials it was sent, in an error and in a 200 body.
+            .revenueCatError(401, code: 7225, message: "Invalid API key Bearer \(Self.key)"),
+            .revenueCatError(503, code: 7110, message: "upstream refused \(Self.key)"),
+            .json(200, #"{"subscriber": "Bearer \#(Self.key)"}"#),
         ]
         var texts: [String] = []
         let recorder = LogRecorder()
@@ -63,6 +67,9 @@ import Testing
         let replies: [LoopbackHTTPServer.Reply] = [
             .json(401, #"{"error": {"code": "control_unauthorized", "message": "Unauthorized"}}"#),
             .json(500, "{}"), .json(200, #"{"success": false, "data": {}}"#), .drop, .text(404, "<html></html>"),
+            // Echoes of the key (sandbox sends it as test_<key>) in an error body and in a document value.
+            .json(401, #"{"error": {"code": "unauthorized", "message": "bad token test_\#(Self.key)"}}"#),
+            .json(200, #"{"success": true, "data": {"uid": "\#(Self.key)", "permissions": 7}}"#),
         ]
         var texts: [String] = []
         let recorder = LogRecorder()

@@ -184,7 +184,8 @@ public struct QonversionProvider: EntitlementProvider {
         ]
         if let platform = configuration.platform { headers.append(("Platform", platform)) }
         let request = HTTPRequest(
-            method: "POST", url: url, headers: headers, body: Data(body.compactText.utf8), operation: operation)
+            method: "POST", url: url, headers: headers, body: Data(body.compactText.utf8), operation: operation,
+            secrets: [configuration.projectKey.secretValue])
         return try await transport.send(request)
     }
 }

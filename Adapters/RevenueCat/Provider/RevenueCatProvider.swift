@@ -155,7 +155,7 @@ public struct RevenueCatProvider: EntitlementProvider {
         if let platform { headers.append(("X-Platform", platform)) }
         let request = HTTPRequest(
             method: method, url: url, headers: headers, body: body.map { Data($0.compactText.utf8) },
-            operation: operation)
+            operation: operation, secrets: [configuration.apiKey.secretValue])
         return try await transport.send(request)
     }
 

@@ -18,7 +18,7 @@ enum ScenarioCommand: Command {
             step. With --json, one object: {"passed": BOOL, "runs": [{"file", "provider", "steps", \
             "passed", "failures": [{"file", "provider", "step", "action", "key", "expected", "actual"}]}]}.
             """,
-        positionals: [.init(name: "FILE...", help: "Scenario files.")],
+        positionals: [.init(name: "FILE...", help: "Scenario files; - reads one from standard input.")],
         options: [
             .init(
                 name: "--provider", valueName: "PROVIDER",
@@ -43,6 +43,18 @@ enum ScenarioCommand: Command {
         var scenarios: [(file: String, scenario: Scenario)] = []
         var worst: ExitStatus?
         for path in arguments.positionals {
+            if path == "-" {
+                do {
+                    scenarios.append(("<stdin>", try Scenario(json: try InputFile(argument: path).readAll())))
+                } catch let failure as CommandFailure {
+                    StandardError.print("error: " + failure.message)
+                    worst = failure.status
+                } catch {
+                    StandardError.print("error: <stdin>: \(error)")
+                    if worst == nil { worst = .dataError }
+                }
+                continue
+            }
             do {
                 scenarios.append((path, try Scenario(contentsOf: URL(fileURLWithPath: path))))
             } catch {
