@@ -255,7 +255,9 @@ struct DirectoryCacheTests {
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
         let link = temporary.url.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-        #expect(throws: EntitlementCacheError.self) { try DirectoryEntitlementCache(directory: link) }
+        let linked = #expect(throws: EntitlementCacheError.self) { try DirectoryEntitlementCache(directory: link) }
+        #expect(linked?.code == .unsafeDirectory)
+        #expect(linked?.message.contains("symbolic link") == true)
         #expect(throws: EntitlementCacheError.self) {
             try DirectoryEntitlementCache(directory: URL(fileURLWithPath: link.path + "/"))
         }

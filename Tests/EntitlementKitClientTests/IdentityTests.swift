@@ -241,4 +241,49 @@ struct IdentityTests {
         #expect(answer.isActive("premium") == false)
         #expect(await device.cache.entry(for: "alice") == nil)
     }
+
+    @Test("an entry the previous customer's check was writing when logIn switched is removed, and not shown")
+    func switchWhileWritingEntry() async throws {
+        let cache = GatedCache()
+        let device = TestDevice(cache: cache)
+        let client = try await device.launch()
+        let anonymous = await client.appUserId
+        device.backend.grant("premium", to: anonymous, until: nil)
+        device.backend.revokeAll(from: "alice")
+
+        await cache.arm(.entry)
+        async let pending = client.checkEntitlements()
+        var arrivals = cache.heldArrivals.makeAsyncIterator()
+        _ = await arrivals.next()  // the anonymous customer's entry is being written
+        _ = try await client.logIn("alice")
+        await cache.release()
+        let answer = await pending
+
+        #expect(answer.snapshot?.appUserId == "alice")
+        #expect(answer.isActive("premium") == false)
+        #expect(await cache.entry(for: anonymous) == nil)
+        #expect(await client.updateCount == 1)
+    }
+
+    @Test("an answer for the previous customer that was being evaluated when logIn switched is not shown")
+    func switchWhileEvaluating() async throws {
+        let cache = GatedCache()
+        let device = TestDevice(cache: cache)
+        let client = try await device.launch()
+        let anonymous = await client.appUserId
+        device.backend.grant("premium", to: anonymous, until: nil)
+        device.backend.revokeAll(from: "alice")
+
+        await cache.arm(.floor)  // the first answer raises the floor from nothing: it is written
+        async let pending = client.checkEntitlements()
+        var arrivals = cache.heldArrivals.makeAsyncIterator()
+        _ = await arrivals.next()
+        _ = try await client.logIn("alice")
+        await cache.release()
+        let answer = await pending
+
+        #expect(answer.snapshot?.appUserId == "alice")
+        #expect(answer.isActive("premium") == false)
+        #expect(await client.updateCount == 1)
+    }
 }

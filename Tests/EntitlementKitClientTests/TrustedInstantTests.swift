@@ -68,15 +68,21 @@ struct TrustedInstantTests {
 
     @Test("after a relaunch with no server answer, the floor advances with the monotonic clock of the new run")
     func floorAdvancesWithinOfflineRun() async throws {
-        let (device, _) = try await checkedOnce()
+        let device = TestDevice()
+        device.backend.grant("premium", to: "alice", until: start.addingTimeInterval(30 * hour))
+        let client = try await device.launch(appUserId: "alice")
+        _ = await client.checkEntitlements()  // the entry's newest server time: the start
         device.backend.goOffline()
+        device.time.advance(day)
+        _ = await client.checkEntitlements()  // the floor: start + 1 day, later than the entry's server time
+
         device.time.setDeviceOffset(-10 * day)
         let relaunched = try await device.relaunch()
         #expect(await relaunched.checkEntitlements().isActive("premium"))
-        device.time.advance(2 * day)
+        device.time.advance(12 * hour)
         let check = await relaunched.checkEntitlements()
         #expect(check.isActive("premium") == false)
-        #expect(check.snapshot?.evaluatedAt == start.addingTimeInterval(2 * day))
+        #expect(check.snapshot?.evaluatedAt == start.addingTimeInterval(36 * hour))
     }
 
     @Test("a cached entry's newest requestDate raises the floor when it is read")
