@@ -14,7 +14,8 @@ import Foundation
 /// Only `https` is accepted, except on loopback (`127.0.0.0/8`, `::1`, `localhost`), where plain `http`
 /// serves local proxies and tests: the API key travels in every request and must not cross a network
 /// in clear text. The URL must not carry a user, password, query or fragment. A path is kept as a prefix
-/// (`https://proxy.example.com/revenuecat/` + `v1/subscribers/…`).
+/// (`https://proxy.example.com/revenuecat/` + `v1/subscribers/…`). On Linux an IPv6 address literal
+/// (`http://[::1]:8080`) is refused: FoundationNetworking's `URLSession` cannot reach one.
 public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The base URL, ending in `/`.
     public let url: URL
@@ -49,6 +50,16 @@ public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
             throw EntitlementClientError(
                 .credentialsRefused, "the base URL's scheme \(scheme) is not https")
         }
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking's URLSession (libcurl underneath) rejects every IPv6 literal host as a
+            // bad URL; saying so here beats three retries and an "offline" that is not true.
+            if host.hasPrefix("[") || host.contains(":") {
+                throw EntitlementClientError(
+                    .credentialsRefused,
+                    "the base URL's host \(host) is an IPv6 address literal, which URLSession on Linux cannot reach; use a host name or an IPv4 address (127.0.0.1 for loopback)"
+                )
+            }
+        #endif
         var text = url.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         guard let normalized = URL(string: text) else {

@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: [
         "https://api.revenuecat.com", "https://proxy.example.com/rc", "http://127.0.0.1:8080", "http://127.9.8.7/",
-        "http://localhost:3000/", "http://[::1]:8080/",
+        "http://localhost:3000/",
     ])
     func httpsOrLoopbackBaseURLsAreAccepted(text: String) throws {
         let base = try BackendBaseURL(text)
@@ -43,6 +43,22 @@ import Testing
         } catch {
             #expect(error.code == .credentialsRefused)
         }
+    }
+
+    @Test func ipv6LoopbackIsLoopbackButItsLiteralIsRefusedWhereURLSessionCannotReachIt() {
+        #expect(BackendBaseURL.isLoopback(host: "::1"))
+        #expect(BackendBaseURL.isLoopback(host: "[::1]"))
+        #if canImport(FoundationNetworking)
+            do {
+                _ = try BackendBaseURL("http://[::1]:8080/")
+                Issue.record("an IPv6 literal was accepted on Linux")
+            } catch {
+                #expect(error.code == .credentialsRefused)
+                #expect(error.message.contains("IPv6 address literal"))
+            }
+        #else
+            #expect(throws: Never.self) { _ = try BackendBaseURL("http://[::1]:8080/") }
+        #endif
     }
 
     @Test func aBasePathIsKeptAsAPrefix() throws {
