@@ -193,6 +193,16 @@ struct DirectoryCacheTests {
         try FileManager.default.copyItem(at: alice, to: bob)
         #expect(await cache.entry(for: "bob") == nil)
         #expect(await cache.entry(for: "alice") != nil)
+
+        // Canonically equivalent ids (== in Swift) are other bytes, so other customers and other files.
+        try await cache.store(sampleEntry(for: "jos\u{E9}"), for: "jos\u{E9}")
+        let composed = temporary.cache.appendingPathComponent(DirectoryEntitlementCache.entryFileName(for: "jos\u{E9}"))
+        let decomposed = temporary.cache.appendingPathComponent(
+            DirectoryEntitlementCache.entryFileName(for: "jose\u{301}"))
+        #expect(composed != decomposed)
+        #expect(await cache.entry(for: "jose\u{301}") == nil)
+        try FileManager.default.copyItem(at: composed, to: decomposed)
+        #expect(await cache.entry(for: "jose\u{301}") == nil)
     }
 
     @Test("an entry file that is a symbolic link, not a regular file, or oversized reads as absent")

@@ -286,4 +286,42 @@ struct IdentityTests {
         #expect(answer.isActive("premium") == false)
         #expect(await client.updateCount == 1)
     }
+
+    @Test("ids that are canonically equivalent but different bytes are different customers")
+    func canonicallyEquivalentIds() async throws {
+        let composed = "jos\u{E9}"  // é as one scalar
+        let decomposed = "jose\u{301}"  // e + combining acute accent: == in Swift, other bytes on the wire
+        #expect(composed == decomposed)
+        let device = TestDevice()
+        device.backend.grant("premium", to: composed, until: nil)
+        let client = try await device.launch(appUserId: composed)
+        #expect(await client.checkEntitlements().isActive("premium"))
+
+        let result = try await client.logIn(decomposed)
+        #expect(result.created)
+        #expect(result.snapshot.isActive("premium") == false)
+        #expect(device.backend.calls(.logIn) == 1)
+        #expect(await device.cache.entry(for: composed) == nil)
+
+        let relaunched = try await device.relaunch(appUserId: composed)  // decomposed's entry is on the device
+        let cached = await relaunched.checkEntitlements(.fromCacheOnly)
+        #expect(cached.snapshot == nil)
+        #expect(cached.error?.code == .noCachedSnapshot)
+        #expect(await relaunched.checkEntitlements().isActive("premium"))
+    }
+}
+
+@Suite("In-memory cache")
+struct InMemoryCacheTests {
+    @Test("entries are keyed by the id's bytes: canonically equivalent ids do not share an entry")
+    func keyedByBytes() async {
+        let cache = InMemoryEntitlementCache()
+        let snapshot = EntitlementSnapshot(provider: .revenueCat, evaluatedAt: Date(timeIntervalSince1970: 0))
+        await cache.store(
+            EntitlementCacheEntry(snapshot: snapshot, writtenAt: .distantPast, newestRequestDate: nil), for: "jos\u{E9}"
+        )
+        #expect(await cache.entry(for: "jos\u{E9}") != nil)
+        #expect(await cache.entry(for: "jose\u{301}") == nil)
+        #expect(await cache.appUserIdsWithEntries() == ["jos\u{E9}"])
+    }
 }

@@ -27,7 +27,7 @@ struct TemporaryDirectory {
 /// times over).
 func overwrite(_ file: URL, with bytes: some Sequence<UInt8>) throws {
     if !FileManager.default.fileExists(atPath: file.path) {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }

@@ -13,8 +13,9 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
 
     // Guards every stored property below.
     private let lock = NSLock()
-    /// Customer → entitlement id → expiry (`nil` = lifetime).
-    private var customers: [String: [String: Date?]] = [:]
+    /// Customer (the id's UTF-8 bytes, as a backend compares ids) → entitlement id → expiry (`nil` =
+    /// lifetime).
+    private var customers: [[UInt8]: [String: Date?]] = [:]
     /// Store token → what a receipt grants when posted.
     private var receipts: [String: [String: Date?]] = [:]
     private var callCounts: [Operation: Int] = [:]
@@ -36,11 +37,11 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
 
     /// Grants `entitlementId` to `appUserId` until `expiry` (`nil` = lifetime).
     func grant(_ entitlementId: String, to appUserId: String, until expiry: Date?) {
-        lock.withLock { customers[appUserId, default: [:]][entitlementId] = expiry }
+        lock.withLock { customers[Array(appUserId.utf8), default: [:]][entitlementId] = expiry }
     }
 
     func revokeAll(from appUserId: String) {
-        lock.withLock { customers[appUserId] = [:] }
+        lock.withLock { customers[Array(appUserId.utf8)] = [:] }
     }
 
     /// What posting the receipt with `token` grants.
@@ -75,7 +76,7 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
     }
 
     func isKnown(_ appUserId: String) -> Bool {
-        lock.withLock { customers[appUserId] != nil }
+        lock.withLock { customers[Array(appUserId.utf8)] != nil }
     }
 
     /// From now on, fetches wait (after taking their snapshot) until `releaseHeldFetches()`.
@@ -123,10 +124,11 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         -> LogInResult
     {
         try begin(.logIn, newAppUserId) {
-            let created = customers[newAppUserId] == nil
+            let created = customers[Array(newAppUserId.utf8)] == nil
             if created {
                 // An anonymous customer logging in to a new id keeps its purchases (aliasing).
-                customers[newAppUserId] = isAnonymous(currentAppUserId) ? customers[currentAppUserId] ?? [:] : [:]
+                customers[Array(newAppUserId.utf8)] =
+                    isAnonymous(currentAppUserId) ? customers[Array(currentAppUserId.utf8)] ?? [:] : [:]
             }
             return LogInResult(snapshot: makeSnapshot(for: newAppUserId), created: created)
         }
@@ -137,7 +139,7 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
     {
         try begin(.sync, appUserId) {
             for (entitlement, expiry) in receipts[receipt.token] ?? [:] {
-                customers[appUserId, default: [:]][entitlement] = expiry
+                customers[Array(appUserId.utf8), default: [:]][entitlement] = expiry
             }
             return makeSnapshot(for: appUserId)
         }
@@ -149,7 +151,7 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         try begin(.purchase, appUserId) {
             // Every product grants `premium`; "lifetime" for ever, anything else for 30 days.
             let expiry: Date? = purchase.productId == "lifetime" ? nil : time.now.addingTimeInterval(30 * day)
-            customers[appUserId, default: [:]]["premium"] = expiry
+            customers[Array(appUserId.utf8), default: [:]]["premium"] = expiry
             return makeSnapshot(for: appUserId)
         }
     }
@@ -171,9 +173,9 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
 
     /// Must be called with the lock held.
     private func makeSnapshot(for appUserId: String) -> EntitlementSnapshot {
-        if customers[appUserId] == nil { customers[appUserId] = [:] }
+        if customers[Array(appUserId.utf8)] == nil { customers[Array(appUserId.utf8)] = [:] }
         let now = time.now
-        let entitlements = (customers[appUserId] ?? [:]).map { id, expiry in
+        let entitlements = (customers[Array(appUserId.utf8)] ?? [:]).map { id, expiry in
             Entitlement(id: id, productId: "product-" + id, expirationDate: expiry, at: now)
         }
         return EntitlementSnapshot(

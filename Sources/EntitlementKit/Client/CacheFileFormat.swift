@@ -82,7 +82,7 @@ enum CacheFileFormat {
     static func entry(from data: Data, for appUserId: String) -> EntitlementCacheEntry? {
         guard let root = unseal(data, as: .entry) else { return nil }
         do throws(DocumentError) {
-            guard try root.required("appUserId").string() == appUserId else { return nil }
+            guard try root.required("appUserId").string().isSameAppUserId(as: appUserId) else { return nil }
             return EntitlementCacheEntry(
                 snapshot: try EntitlementSnapshot(json: try root.required("snapshot")),
                 writtenAt: try root.required("writtenAt").date(),

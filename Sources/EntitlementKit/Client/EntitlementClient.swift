@@ -41,7 +41,7 @@ public actor EntitlementClient {
     private var trustedClock: TrustedClock
     private var persistedFloor: Date?
     /// Entries written in this run: their `writtenAt` and the monotonic reading when written.
-    private var writtenThisRun: [String: (writtenAt: Date, elapsed: Duration)] = [:]
+    private var writtenThisRun: [AppUserIdKey: (writtenAt: Date, elapsed: Duration)] = [:]
 
     /// Configures the client. No backend call.
     ///
@@ -87,10 +87,11 @@ public actor EntitlementClient {
         persistedFloor = floor
         trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
 
-        if chosen != stored { await persistAppUserId(chosen) }
+        let isStored = stored.map { chosen.isSameAppUserId(as: $0) } ?? false
+        if !isStored { await persistAppUserId(chosen) }
         let how =
             appUserId != nil
-            ? "the given app user id" : chosen == stored ? "the stored app user id" : "a new anonymous id"
+            ? "the given app user id" : isStored ? "the stored app user id" : "a new anonymous id"
         logger.log(.info, "configured with \(how)")
     }
 
@@ -163,7 +164,7 @@ public actor EntitlementClient {
         let id = appUserId
         let generation = identityGeneration
         guard let entry = await cache.entry(for: id), generation == identityGeneration else { return }
-        writtenThisRun[id] = (entry.writtenAt, monotonicClock.elapsed() - freshFor)
+        writtenThisRun[AppUserIdKey(id)] = (entry.writtenAt, monotonicClock.elapsed() - freshFor)
         guard !entry.isInvalidated else { return }
         do {
             try await cache.store(entry.invalidated(), for: id)
@@ -223,7 +224,7 @@ public actor EntitlementClient {
 
     private func isFresh(_ entry: EntitlementCacheEntry, for id: String) -> Bool {
         if entry.isInvalidated { return false }
-        if let written = writtenThisRun[id], written.writtenAt == entry.writtenAt {
+        if let written = writtenThisRun[AppUserIdKey(id)], written.writtenAt == entry.writtenAt {
             return monotonicClock.elapsed() - written.elapsed < freshFor
         }
         // Written by an earlier run: only the device clock relates now to writtenAt. A clock earlier than
@@ -245,7 +246,7 @@ public actor EntitlementClient {
         try Self.validate(trimmed)
         let current = appUserId
         let generation = identityGeneration
-        if trimmed == current {
+        if trimmed.isSameAppUserId(as: current) {
             logger.log(.info, "logIn: already the current customer; no backend call")
             let entry = await readEntry(for: current)
             let instant = await trustedInstant()
@@ -377,7 +378,7 @@ public actor EntitlementClient {
             snapshot: snapshot,
             writtenAt: deviceClock.now().truncatedToMilliseconds,
             newestRequestDate: trustedClock.serverNow(elapsed: elapsed)?.truncatedToMilliseconds)
-        writtenThisRun[id] = (entry.writtenAt, elapsed)
+        writtenThisRun[AppUserIdKey(id)] = (entry.writtenAt, elapsed)
         do {
             try await cache.store(entry, for: id)
         } catch {
@@ -386,15 +387,15 @@ public actor EntitlementClient {
         guard generation == identityGeneration else {
             // The customer changed while the entry was written: the previous customer's entry must not
             // outlive the switch (which already dropped it).
-            if id != appUserId { await dropEntries(for: [id]) }
+            if !id.isSameAppUserId(as: appUserId) { await dropEntries(for: [id]) }
             return false
         }
         return true
     }
 
-    private func dropEntries(for ids: Set<String>) async {
-        for id in ids where id != appUserId {
-            writtenThisRun[id] = nil
+    private func dropEntries(for ids: [String]) async {
+        for id in Set(ids.map(AppUserIdKey.init)).map(\.appUserId) where !id.isSameAppUserId(as: appUserId) {
+            writtenThisRun[AppUserIdKey(id)] = nil
             await cache.removeEntry(for: id)
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 /// A cache that lives as long as the instance: for tests, for scenario devices (keep one instance across
 /// "relaunches"), and for apps that want nothing on disk.
 public actor InMemoryEntitlementCache: EntitlementCache {
-    private var entries: [String: EntitlementCacheEntry] = [:]
+    // Keyed by the id's bytes: canonically equivalent ids are different customers to a backend.
+    private var entries: [AppUserIdKey: EntitlementCacheEntry] = [:]
     private var appUserId: String?
     private var floor: Date?
 
@@ -12,17 +13,17 @@ public actor InMemoryEntitlementCache: EntitlementCache {
 
     /// The entry for `appUserId`.
     public func entry(for appUserId: String) -> EntitlementCacheEntry? {
-        entries[appUserId]
+        entries[AppUserIdKey(appUserId)]
     }
 
     /// Stores `entry` for `appUserId`; never fails.
     public func store(_ entry: EntitlementCacheEntry, for appUserId: String) {
-        entries[appUserId] = entry
+        entries[AppUserIdKey(appUserId)] = entry
     }
 
     /// Removes the entry for `appUserId`.
     public func removeEntry(for appUserId: String) {
-        entries[appUserId] = nil
+        entries[AppUserIdKey(appUserId)] = nil
     }
 
     /// The stored app user id.
@@ -47,6 +48,6 @@ public actor InMemoryEntitlementCache: EntitlementCache {
 
     /// The app user ids that have an entry, sorted (for tests and diagnostics).
     public func appUserIdsWithEntries() -> [String] {
-        entries.keys.sorted()
+        entries.keys.map(\.appUserId).sorted()
     }
 }

@@ -1,0 +1,29 @@
+/// An app user id compared byte for byte.
+///
+/// Swift's `String ==` treats canonically equivalent text as equal (`"é"` precomposed equals `"e"` +
+/// combining accent), but a backend compares the bytes it receives: to it those are two customers. The
+/// client and its caches therefore key and compare ids by their UTF-8 bytes, so one customer's answer is
+/// never served to another whose id merely looks the same.
+struct AppUserIdKey: Hashable, Sendable {
+    /// The id as given.
+    let appUserId: String
+
+    init(_ appUserId: String) {
+        self.appUserId = appUserId
+    }
+
+    static func == (lhs: AppUserIdKey, rhs: AppUserIdKey) -> Bool {
+        lhs.appUserId.utf8.elementsEqual(rhs.appUserId.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in appUserId.utf8 { hasher.combine(byte) }
+    }
+}
+
+extension String {
+    /// Whether the two app user ids are the same bytes (see ``AppUserIdKey``).
+    func isSameAppUserId(as other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
