@@ -118,9 +118,28 @@ struct MalformedScenarioTests {
             #"restoreBehavior: "merge" is not a restore behaviour (transferToNewAppUserId, transferIfNoActiveSubscriptions, keepWithOriginalAppUserId, shareBetweenAppUserIds)"#
         ),
         Case(
-            "freshFor in months", steps: "", top: #", "freshFor": "P1M""#,
-            #"freshFor: "P1M" must be a fixed, non-negative duration (no years or months), such as PT5M"#),
+            "a negative freshFor", steps: "", top: #", "freshFor": "-PT5M""#,
+            #"freshFor: "-PT5M" must not be negative, such as PT5M or P1M"#),
+        Case(
+            "a fraction of a second in advance", steps: #"{"advance": "PT0.5S"}"#,
+            #"steps[0].advance: "PT0.5S" \#(wholeSeconds) (step 1)"#),
+        Case(
+            "a fraction of a second in freshFor", steps: "", top: #", "freshFor": "PT299.999S""#,
+            #"freshFor: "PT299.999S" \#(wholeSeconds)"#),
+        Case(
+            "a fraction of a second in a device clock offset",
+            steps: configure + #", {"deviceClock": {"device": "phone", "offset": "-PT1.001S"}}"#,
+            #"steps[1].deviceClock.offset: "-PT1.001S" \#(wholeSeconds) (step 2)"#),
+        Case(
+            "a fraction of a second in an expected expirationDate",
+            steps: configure
+                + #", {"check": {"device": "phone"}, "expect": {"expirationDate": {"premium": "2025-02-01T00:00:00.500Z"}}}"#,
+            #"steps[1].expect.expirationDate.premium: "2025-02-01T00:00:00.500Z" \#(wholeSeconds) (step 2)"#),
     ]
+
+    static let wholeSeconds =
+        "has a fraction of a second; scenario times are whole seconds, because Qonversion's wire carries "
+        + "whole seconds and a story must have one answer for every provider"
 
     @Test(arguments: cases.filter { $0.rule != "a bad start date" })
     func isRefusedWithItsLocation(_ example: Case) throws {
@@ -139,6 +158,30 @@ struct MalformedScenarioTests {
         } catch {
             #expect(error.description == #"start: "2025-02-30T00:00:00Z" is not an ISO 8601 date"#)
         }
+    }
+
+    @Test func aStartWithAFractionOfASecondIsRefusedButZeroFractionsAreWholeSeconds() throws {
+        do {
+            _ = try Scenario(json: Data(#"{"start": "2025-01-01T00:00:00.500Z", "steps": []}"#.utf8))
+            Issue.record("a sub-second start was accepted")
+        } catch {
+            #expect(error.description == #"start: "2025-01-01T00:00:00.500Z" \#(Self.wholeSeconds)"#)
+        }
+        let whole = try Scenario(
+            json: Data(#"{"start": "2025-01-01T00:00:00.000+01:00", "freshFor": "PT5.000S", "steps": []}"#.utf8))
+        #expect(whole.start == RFC3339.date(from: "2024-12-31T23:00:00Z"))
+        #expect(whole.freshFor == .seconds(5))
+    }
+
+    @Test func freshForInCalendarMonthsTakesItsLengthFromStart() throws {
+        func freshFor(_ duration: String, from start: String) throws -> Duration {
+            try Scenario(json: Data(#"{"start": "\#(start)", "freshFor": "\#(duration)", "steps": []}"#.utf8)).freshFor
+        }
+        #expect(try freshFor("P1M", from: "2025-01-01T00:00:00Z") == .seconds(31 * 86_400))
+        #expect(try freshFor("P1M", from: "2025-02-01T00:00:00Z") == .seconds(28 * 86_400))
+        #expect(try freshFor("P1M", from: "2024-01-31T00:00:00Z") == .seconds(29 * 86_400))
+        #expect(try freshFor("P1Y", from: "2024-01-01T00:00:00Z") == .seconds(366 * 86_400))
+        #expect(try freshFor("PT0S", from: "2024-01-01T00:00:00Z") == .zero)
     }
 
     @Test func productRulesAreChecked() {

@@ -26,6 +26,7 @@ public actor SimulatedBackend {
     private var nextCustomer = 1
     private var receipts: [String: SimulatedReceipt] = [:]
     private var offlineDevices: Set<String> = []
+    private var callCounts: [String: Int] = [:]
     private var nextTransaction = 1
 
     /// Creates an empty backend answering as `flavour` (`.revenueCat` or `.qonversion`) at true time
@@ -270,7 +271,15 @@ public actor SimulatedBackend {
         customers[number]?.appUserIds.allSatisfy(isAnonymousId) ?? false
     }
 
+    /// How many calls `device` has made (offline ones too): what tells a step that reached the backend
+    /// (source `network`) from one answered on the device (source `cache`).
+    func callCount(device: String) -> Int {
+        callCounts[device, default: 0]
+    }
+
+    /// Every backend call passes here first, so it is where calls are counted.
     private func requireOnline(_ device: String) throws(EntitlementClientError) {
+        callCounts[device, default: 0] += 1
         if offlineDevices.contains(device) {
             throw EntitlementClientError(.offline, "the device \(device) is off the network")
         }

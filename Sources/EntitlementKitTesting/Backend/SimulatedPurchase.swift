@@ -151,7 +151,8 @@ struct SimulatedPurchase: Sendable, Hashable {
             cancelledAt = nil
             settle(at: instant)
         case .billingIssue:
-            guard case .autoRenewable = kind, isActive(at: instant), billingIssueAt == nil else { return }
+            // After a cancel there is no next renewal to fail, so no billing issue and no grace period.
+            guard case .autoRenewable = kind, isActive(at: instant), autoRenew, billingIssueAt == nil else { return }
             billingIssueAt = instant
         case .billingRecovered:
             guard billingIssueAt != nil, isActive(at: instant) else { return }

@@ -203,14 +203,23 @@ private struct ScenarioRun {
         _ operation: (EntitlementClient) async throws(EntitlementClientError) -> (EntitlementSnapshot, Bool?)
     ) async -> StepAnswer {
         guard let client = devices[name]?.client else { return await notRunning(name) }
+        // The source is where the answer came from: `network` when the client called the backend (even
+        // when the call failed), `cache` when it answered on the device (logIn to the current id, an id
+        // refused before any call).
+        let callsBefore = await backend.callCount(device: name)
+        let result: Result<(EntitlementSnapshot, Bool?), EntitlementClientError>
         do {
-            let (snapshot, created) = try await operation(client)
-            var answer = await state(of: name, snapshot: snapshot, source: "network", error: nil)
+            result = .success(try await operation(client))
+        } catch {
+            result = .failure(error)
+        }
+        let source = await backend.callCount(device: name) > callsBefore ? "network" : "cache"
+        switch result {
+        case .success(let (snapshot, created)):
+            var answer = await state(of: name, snapshot: snapshot, source: source, error: nil)
             answer.created = created
             return answer
-        } catch {
-            // The failure came from the backend, except for an id the client refused before calling it.
-            let source = error.code == .invalidAppUserId ? "cache" : "network"
+        case .failure(let error):
             return await state(of: name, snapshot: nil, source: source, error: error.code)
         }
     }

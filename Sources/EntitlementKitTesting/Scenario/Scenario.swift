@@ -11,7 +11,8 @@ public struct Scenario: Sendable, Hashable {
     public var start: Date
     /// How the simulated backend treats a receipt owned by another identified customer.
     public var restoreBehavior: RestoreBehavior
-    /// How long a cached answer is fresh (`freshFor`, default `PT5M`).
+    /// How long a cached answer is fresh (`freshFor`, default `PT5M`); calendar months and years take
+    /// their length from `start` (`P1M` from Jan 1 is 31 days), one length for the whole story.
     public var freshFor: Duration
     /// The products the stores sell, by product id.
     public var products: [String: ScenarioProduct]

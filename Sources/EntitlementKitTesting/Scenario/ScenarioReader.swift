@@ -94,7 +94,7 @@ struct ScenarioReader {
         try root.requireObjectShape()
         try Self.refuseUnknownKeys(in: root, allowed: Self.topLevelKeys, what: "a scenario key")
         let title = try root.optional("scenario")?.string()
-        let start = try root.required("start").date()
+        let start = try Self.wholeSecondDate(root.required("start"))
         var restoreBehavior = RestoreBehavior.transferToNewAppUserId
         if let node = try root.optional("restoreBehavior") {
             guard let behavior = RestoreBehavior(rawValue: try node.string()) else {
@@ -106,10 +106,11 @@ struct ScenarioReader {
         var freshFor = Duration.seconds(300)
         if let node = try root.optional("freshFor") {
             let duration = try Self.duration(node)
-            guard let fixed = duration.fixedDuration, !duration.isNegative else {
-                throw node.invalid("must be a fixed, non-negative duration (no years or months), such as PT5M")
-            }
-            freshFor = fixed
+            guard !duration.isNegative else { throw node.invalid("must not be negative, such as PT5M or P1M") }
+            // The client's window is a fixed length; calendar months take theirs from `start`
+            // (P1M from Jan 1 is 31 days), one length for the whole story.
+            let end = duration.added(to: start)
+            freshFor = .milliseconds(end.millisecondsSince1970 - start.millisecondsSince1970)
         }
         if let node = try root.optional("products") {
             for (id, member) in try node.sortedMembers() {
@@ -348,7 +349,7 @@ struct ScenarioReader {
             case "expirationDate":
                 var dates: [String: Date?] = [:]
                 for (id, value) in try member.sortedMembers() {
-                    dates[id] = value.isNull ? .some(nil) : .some(try value.date(step: step))
+                    dates[id] = value.isNull ? .some(nil) : .some(try Self.wholeSecondDate(value, step: step))
                 }
                 result.expirationDate = dates
             case "error":
@@ -453,7 +454,33 @@ struct ScenarioReader {
         guard let duration = ISODuration(text) else {
             throw node.invalid("is not an ISO 8601 duration (such as P1M, P7D, PT5M, -P10D)\(suffix)")
         }
+        guard !hasFractionOfASecond(text) else { throw node.invalid(wholeSecondsReason + suffix) }
         return duration
+    }
+
+    /// A date-time in whole seconds: the same rule as durations, for the same reason.
+    private static func wholeSecondDate(_ node: JSONNode, step: Int? = nil) throws(DocumentError) -> Date {
+        let suffix = step.map { " (step \($0))" } ?? ""
+        guard case .string(let text) = node.value else {
+            throw DocumentError(
+                kind: .wrongType, path: node.path, offending: node.value,
+                reason: "must be an ISO 8601 date string, not \(node.value.typeDescription)\(suffix)")
+        }
+        guard let date = RFC3339.date(from: text) else { throw node.invalid("is not an ISO 8601 date\(suffix)") }
+        guard !hasFractionOfASecond(text) else { throw node.invalid(wholeSecondsReason + suffix) }
+        return date
+    }
+
+    /// Why instants and durations are whole seconds: Qonversion's wire carries whole seconds, so a
+    /// sub-second story would have one answer per backend, and a story has one right answer.
+    private static let wholeSecondsReason =
+        "has a fraction of a second; scenario times are whole seconds, because Qonversion's wire carries "
+        + "whole seconds and a story must have one answer for every provider"
+
+    /// Whether the text has a decimal fraction with a non-zero digit (`.5`, `.001`; `.000` is whole).
+    private static func hasFractionOfASecond(_ text: String) -> Bool {
+        guard let dot = text.firstIndex(where: { $0 == "." || $0 == "," }) else { return false }
+        return text[text.index(after: dot)...].prefix(while: \.isNumber).contains { $0 != "0" }
     }
 
     private static func positiveDuration(_ node: JSONNode) throws(DocumentError) -> ISODuration {
@@ -499,12 +526,6 @@ extension JSONNode {
     fileprivate func integer(step: Int) throws(DocumentError) -> Int64 {
         guard case .integer(let number) = value else { throw mismatch("a whole number", step: step) }
         return number
-    }
-
-    fileprivate func date(step: Int) throws(DocumentError) -> Date {
-        guard case .string(let text) = value else { throw mismatch("an ISO 8601 date string", step: step) }
-        guard let date = RFC3339.date(from: text) else { throw invalid("is not an ISO 8601 date (step \(step))") }
-        return date
     }
 
     private func mismatch(_ expected: String, step: Int?) -> DocumentError {
