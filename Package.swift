@@ -69,6 +69,19 @@ let package = Package(
             ]
         ),
 
+        // The performance figures of the README (`swift run -c release entitlements-bench`); not a product.
+        // The Python yardstick script lives beside it, outside every library.
+        .executableTarget(
+            name: "entitlements-bench",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitMigration",
+            ],
+            exclude: ["python"]
+        ),
+
         // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
@@ -92,6 +105,17 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
+        .testTarget(
+            name: "FastPathTests",
+            dependencies: [
+                "EntitlementKit",
+                "EntitlementKitMigration",
+                "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion",
+                "EntitlementKitFixtures",
+            ]
+        ),
         // End-to-end tests run the built tool as a user would; the dependency makes `swift test` build it.
         .testTarget(
             name: "EntitlementsCLITests",

@@ -78,7 +78,7 @@ public struct JSONLinesReader {
 
     private mutating func nextRawLine() throws -> JSONLine? {
         while true {
-            if let newline = buffer[max(lineStart, searchStart)...].firstIndex(of: 0x0A) {
+            if let newline = Self.firstNewline(in: buffer, from: max(lineStart, searchStart)) {
                 let line = finishLine(upTo: newline)
                 lineStart = newline + 1
                 searchStart = lineStart
@@ -129,6 +129,18 @@ public struct JSONLinesReader {
             return JSONLine(number: lineNumber, content: .tooLong(byteCount: textEnd - lineStart))
         }
         return JSONLine(number: lineNumber, content: .text(Data(buffer[lineStart..<textEnd])))
+    }
+
+    /// The index of the first `\n` at or after `start` (`memchr`: the byte-by-byte search was a tenth
+    /// of `migrate`'s time once conversion got fast).
+    private static func firstNewline(in buffer: [UInt8], from start: Int) -> Int? {
+        guard start < buffer.count else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start) else {
+                return nil
+            }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     private static func isBlank(_ bytes: Data) -> Bool {

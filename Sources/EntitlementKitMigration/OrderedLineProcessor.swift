@@ -4,100 +4,124 @@ import Foundation
 /// Runs a transform over JSON Lines on several threads and hands the results back in input order, in
 /// bounded memory.
 ///
-/// Lines are read in windows of at most ``windowLineCount`` lines and ``windowByteCount`` bytes. The
-/// lines of a window are transformed by ``jobs`` workers in parallel, then delivered one by one in input
-/// order before the next window is read, so memory depends on the window, never on the input's size.
+/// Lines are read in windows of at most ``windowLineCount`` lines and ``windowByteCount`` bytes. Reading,
+/// transforming and delivering overlap: while ``jobs`` workers transform one window, the caller's thread
+/// delivers the window before it and reads the one after, so a run is as fast as its slowest stage
+/// rather than the sum of all three. At most two windows are read ahead of the one being delivered, so
+/// memory depends on the window, never on the input's size.
 public struct OrderedLineProcessor: Sendable {
-    /// How many workers transform a window's lines at once.
+    /// How many workers transform lines at once.
     public let jobs: Int
-    /// The most lines read ahead.
+    /// The most lines in one window.
     public let windowLineCount: Int
-    /// The most bytes of line text read ahead (a window always takes at least one line).
+    /// The most bytes of line text in one window (a window always takes at least one line).
     public let windowByteCount: Int
+
+    /// Windows being transformed while the oldest is delivered: one is transformed while the caller
+    /// delivers the previous one and reads the next.
+    static let windowsInFlight = 2
+
+    /// Lines a worker takes at a time: large enough that handing work out costs nothing measurable,
+    /// small enough that the workers of a window finish together.
+    static let chunkLineCount = 16
 
     /// Creates a processor with `jobs` workers (at least 1).
     ///
     /// - Parameters:
-    ///   - windowLineCount: the lines read ahead; by default 256 per worker.
-    ///   - windowByteCount: the bytes read ahead; 32 MiB by default.
-    public init(jobs: Int, windowLineCount: Int? = nil, windowByteCount: Int = 32 << 20) {
+    ///   - windowLineCount: the lines of one window; by default 256 per worker.
+    ///   - windowByteCount: the bytes of one window; 8 MiB by default.
+    public init(jobs: Int, windowLineCount: Int? = nil, windowByteCount: Int = 8 << 20) {
         self.jobs = max(1, jobs)
         self.windowLineCount = max(1, windowLineCount ?? 256 * self.jobs)
         self.windowByteCount = max(1, windowByteCount)
     }
 
     /// Reads `reader` to its end, applies `transform` to every line on the workers, and calls `deliver`
-    /// with each line and its result in input order. An error thrown by `deliver` stops the run and is
-    /// rethrown; so is a read error.
+    /// on the caller's thread with each line and its result in input order. An error thrown by
+    /// `deliver` stops the run and is rethrown; so is a read error. Either way no transform is still
+    /// running when this returns.
     public func run<Output: Sendable>(
         _ reader: inout JSONLinesReader,
         transform: @escaping @Sendable (JSONLine) -> Output,
         deliver: (JSONLine, Output) throws -> Void
     ) throws {
-        var window: [JSONLine] = []
-        window.reserveCapacity(windowLineCount)
+        let workers = (0..<jobs).map { DispatchQueue(label: "OrderedLineProcessor.worker.\($0)") }
+        var inFlight: [Window<Output>] = []
+        // Whatever ends the run, let the workers finish what they hold before the windows go away.
+        defer { for window in inFlight { window.group.wait() } }
+        var exhausted = false
         while true {
-            window.removeAll(keepingCapacity: true)
-            var byteCount = 0
-            while window.count < windowLineCount, byteCount < windowByteCount, let line = try reader.next() {
-                if case .text(let text) = line.content { byteCount += text.count }
-                window.append(line)
+            if !exhausted {
+                let lines = try readWindow(&reader)
+                if lines.isEmpty {
+                    exhausted = true
+                } else {
+                    let window = Window<Output>(lines: lines)
+                    window.submit(to: workers, chunk: Self.chunkLineCount, transform: transform)
+                    inFlight.append(window)
+                }
             }
-            guard !window.isEmpty else { return }
-            let outputs = map(window, transform)
-            for (line, output) in zip(window, outputs) {
-                try deliver(line, output)
+            guard !inFlight.isEmpty else { return }
+            if exhausted || inFlight.count >= Self.windowsInFlight {
+                let oldest = inFlight.removeFirst()
+                oldest.group.wait()
+                try oldest.deliver(deliver)
             }
         }
     }
 
-    private func map<Output: Sendable>(_ lines: [JSONLine], _ transform: @escaping @Sendable (JSONLine) -> Output)
-        -> [Output]
-    {
-        let workers = min(jobs, lines.count)
-        guard workers > 1 else { return lines.map(transform) }
-        let slots = Slots<Output>(count: lines.count)
-        // Worker w takes lines w, w + workers, w + 2·workers…: similar documents cost similar time, so a
-        // fixed stride balances the load without a shared counter.
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < lines.count {
-                slots.store(transform(lines[index]), at: index)
-                index += workers
-            }
+    private func readWindow(_ reader: inout JSONLinesReader) throws -> [JSONLine] {
+        var lines: [JSONLine] = []
+        lines.reserveCapacity(min(windowLineCount, 4096))
+        var byteCount = 0
+        while lines.count < windowLineCount, byteCount < windowByteCount, let line = try reader.next() {
+            if case .text(let text) = line.content { byteCount += text.count }
+            lines.append(line)
         }
-        return slots.values()
+        return lines
     }
 }
 
-/// Fixed storage the workers write their results into, each slot by exactly one worker.
+/// One window's lines and the slots the workers write their results into.
 ///
 /// `@unchecked Sendable` because the type system cannot see the discipline that makes it safe: every
-/// index is written once, by one worker, and read only after `concurrentPerform` has returned, which
-/// orders all the workers' writes before the read.
-private final class Slots<Value>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Value?>
-    private let count: Int
+/// slot is written once, by the one worker its chunk went to, and read only after `group.wait()`, which
+/// orders all the workers' writes before the read; `lines` is never written after creation.
+private final class Window<Output: Sendable>: @unchecked Sendable {
+    let lines: [JSONLine]
+    let group = DispatchGroup()
+    private let slots: UnsafeMutablePointer<Output?>
 
-    init(count: Int) {
-        self.count = count
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil, count: count)
+    init(lines: [JSONLine]) {
+        self.lines = lines
+        slots = .allocate(capacity: lines.count)
+        slots.initialize(repeating: nil, count: lines.count)
     }
 
     deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
+        slots.deinitialize(count: lines.count)
+        slots.deallocate()
     }
 
-    func store(_ value: Value, at index: Int) {
-        storage[index] = value
+    /// Hands the window out in chunks, round robin over the workers' serial queues: each worker takes
+    /// the next window's chunks as soon as it is done with this one's.
+    func submit(to workers: [DispatchQueue], chunk: Int, transform: @escaping @Sendable (JSONLine) -> Output) {
+        var start = 0
+        var worker = 0
+        while start < lines.count {
+            let range = start..<min(start + chunk, lines.count)
+            workers[worker].async(group: group) {
+                for index in range { self.slots[index] = transform(self.lines[index]) }
+            }
+            start = range.upperBound
+            worker = (worker + 1) % workers.count
+        }
     }
 
-    func values() -> [Value] {
-        (0..<count).map { index in
-            guard let value = storage[index] else { preconditionFailure("window slot \(index) was never filled") }
-            return value
+    func deliver(_ deliver: (JSONLine, Output) throws -> Void) throws {
+        for index in lines.indices {
+            guard let output = slots[index] else { preconditionFailure("window slot \(index) was never filled") }
+            try deliver(lines[index], output)
         }
     }
 }

@@ -26,12 +26,12 @@ extension EntitlementSnapshot {
     ///
     /// - Parameter compact: one line without spaces (JSON Lines) instead of the pretty form.
     public func canonicalJSON(compact: Bool = false) -> String {
-        compact ? jsonValue.compactText : jsonValue.prettyText
+        String(decoding: CanonicalJSONEncoder.encode(self, pretty: !compact), as: UTF8.self)
     }
 
     /// ``canonicalJSON(compact:)`` as UTF-8 bytes.
     public func canonicalJSONData(compact: Bool = false) -> Data {
-        Data(canonicalJSON(compact: compact).utf8)
+        CanonicalJSONEncoder.encodeData(self, pretty: !compact)
     }
 }
 

@@ -10,19 +10,12 @@ public enum RFC3339 {
     /// A time-zone designator is required; anything else, including impossible calendar dates, is `nil`.
     public static func date(from text: String) -> Date? {
         var text = text
-        return text.withUTF8 { parse(Array($0)) }.map(Date.init(millisecondsSince1970:))
+        return text.withUTF8 { parse($0) }.map(Date.init(millisecondsSince1970:))
     }
 
     /// The canonical form: UTC with `Z`, milliseconds only when non-zero.
     public static func string(from date: Date) -> String {
-        let milliseconds = date.millisecondsSince1970
-        var days = milliseconds / 86_400_000
-        var remainder = milliseconds % 86_400_000
-        if remainder < 0 {
-            remainder += 86_400_000
-            days -= 1
-        }
-        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let (year, month, day, remainder) = civilComponents(ofMilliseconds: date.millisecondsSince1970)
         let hour = remainder / 3_600_000
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
@@ -34,10 +27,29 @@ public enum RFC3339 {
         return text + "Z"
     }
 
+    /// The calendar date and the millisecond of the day of an instant in milliseconds since 1970 (UTC).
+    static func civilComponents(ofMilliseconds milliseconds: Int64) -> (
+        year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64
+    ) {
+        var days = milliseconds / 86_400_000
+        var remainder = milliseconds % 86_400_000
+        if remainder < 0 {
+            remainder += 86_400_000
+            days -= 1
+        }
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        return (year, month, day, remainder)
+    }
+
     /// The years a canonical date can express.
     public static let supportedYears = 1...9999
 
-    private static func parse(_ bytes: [UInt8]) -> Int64? {
+    /// ``date(from:)`` on UTF-8 bytes, as milliseconds since 1970 (the fast readers parse dates in place).
+    package static func milliseconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        parse(bytes)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         func number(_ digits: Int) -> Int64? {
             guard index + digits <= bytes.count else { return nil }
@@ -50,13 +62,13 @@ public enum RFC3339 {
             }
             return value
         }
-        func expect(_ characters: UInt8...) -> Bool {
-            guard index < bytes.count, characters.contains(bytes[index]) else { return false }
+        func expect(_ character: UInt8, or other: UInt8? = nil) -> Bool {
+            guard index < bytes.count, bytes[index] == character || bytes[index] == other else { return false }
             index += 1
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = number(2),
+            let day = number(2), expect(UInt8(ascii: "T"), or: UInt8(ascii: "t")), let hour = number(2),
             expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2)
         else { return nil }
         guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,

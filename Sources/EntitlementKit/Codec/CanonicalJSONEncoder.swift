@@ -1,0 +1,384 @@
+import Foundation
+
+/// Writes a snapshot's canonical unified JSON straight into UTF-8 bytes.
+///
+/// The output is byte for byte what writing ``EntitlementSnapshot/jsonValue`` with the canonical
+/// writer gives, without building that tree: the keys of the unified form are known, so they are written
+/// in their sorted order as literals instead of being sorted per object, strings are copied whole unless
+/// a byte needs an escape, and dates are formatted from their integer milliseconds. `migrate` spent most
+/// of its time in the tree and the generic writer (issue 12).
+///
+/// Keep the key lists in step with `UnifiedSnapshotEncoding.swift`; `CanonicalEncoderTests` compares
+/// both writers on every fixture and on generated snapshots.
+struct CanonicalJSONEncoder: ~Copyable {
+    /// The text written so far.
+    private var bytes: ByteSink
+    private let pretty: Bool
+    private var depth = 0
+    /// Whether the container being written has no member yet (no comma before the next).
+    private var isFirstMember = true
+
+    /// - Parameter pretty: two-space indentation and `"key": value`, with a final newline after the
+    ///   top-level value; otherwise one line without spaces.
+    init(pretty: Bool, capacity: Int = 4096) {
+        self.pretty = pretty
+        bytes = ByteSink(capacity: capacity)
+    }
+
+    /// The canonical text of `snapshot`.
+    static func encode(_ snapshot: EntitlementSnapshot, pretty: Bool) -> [UInt8] {
+        var encoder = CanonicalJSONEncoder(pretty: pretty)
+        encoder.writeDocument(snapshot)
+        return encoder.bytes.array
+    }
+
+    /// The canonical text of `snapshot` as `Data`.
+    static func encodeData(_ snapshot: EntitlementSnapshot, pretty: Bool) -> Data {
+        var encoder = CanonicalJSONEncoder(pretty: pretty)
+        encoder.writeDocument(snapshot)
+        return encoder.bytes.data
+    }
+
+    private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
+        write(snapshot)
+        if pretty { bytes.append(0x0A) }
+    }
+
+    // Keys in UTF-8 byte order, as the canonical writer sorts them.
+    mutating func write(_ snapshot: EntitlementSnapshot) {
+        beginObject()
+        key("activeEntitlementIds")
+        let active = snapshot.activeEntitlementIds
+        if active.isEmpty {
+            raw("[]")
+        } else {
+            beginArray()
+            for id in active {
+                element()
+                string(id)
+            }
+            endArray()
+        }
+        key("appUserId")
+        string(snapshot.appUserId)
+        key("entitlements")
+        let entitlements = snapshot.all
+        if entitlements.isEmpty {
+            raw("{}")
+        } else {
+            beginObject()
+            for entitlement in entitlements {
+                dynamicKey(entitlement.id)
+                write(entitlement)
+            }
+            endObject()
+        }
+        key("evaluatedAt")
+        date(snapshot.evaluatedAt)
+        key("firstSeen")
+        date(snapshot.firstSeen)
+        key("managementUrl")
+        string(snapshot.managementURL?.absoluteString)
+        key("nonSubscriptionTransactions")
+        write(snapshot.nonSubscriptionTransactions)
+        key("originalAppUserId")
+        string(snapshot.originalAppUserId)
+        key("originalApplicationVersion")
+        string(snapshot.originalApplicationVersion)
+        key("originalPurchaseDate")
+        date(snapshot.originalPurchaseDate)
+        key("provider")
+        string(snapshot.provider.rawValue)
+        key("requestDate")
+        date(snapshot.requestDate)
+        key("schemaVersion")
+        integer(Int64(EntitlementSnapshot.schemaVersion))
+        endObject()
+    }
+
+    private mutating func write(_ entitlement: Entitlement) {
+        beginObject()
+        key("billingIssueDetectedAt")
+        date(entitlement.billingIssueDetectedAt)
+        key("expirationDate")
+        date(entitlement.expirationDate)
+        key("firstPurchaseDate")
+        date(entitlement.firstPurchaseDate)
+        key("gracePeriodExpirationDate")
+        date(entitlement.gracePeriodExpirationDate)
+        key("grantType")
+        string(entitlement.grantType.canonicalRawValue)
+        key("id")
+        string(entitlement.id)
+        key("isActive")
+        bool(entitlement.isActive)
+        key("isSandbox")
+        bool(entitlement.isSandbox)
+        key("lastActivatedOfferCode")
+        string(entitlement.lastActivatedOfferCode)
+        key("latestPurchaseDate")
+        date(entitlement.latestPurchaseDate)
+        key("originalPurchaseDate")
+        date(entitlement.originalPurchaseDate)
+        key("ownershipType")
+        string(entitlement.ownershipType.canonicalRawValue)
+        key("periodType")
+        string(entitlement.periodType.canonicalRawValue)
+        key("productId")
+        string(entitlement.productId)
+        key("productPlanId")
+        string(entitlement.productPlanId)
+        key("refundedAt")
+        date(entitlement.refundedAt)
+        key("renewState")
+        string(entitlement.renewState.canonicalRawValue)
+        key("renewsCount")
+        if let count = entitlement.renewsCount { integer(Int64(count)) } else { raw("null") }
+        key("store")
+        string(entitlement.store.canonicalRawValue)
+        key("storeRaw")
+        string(entitlement.storeRaw)
+        key("transactions")
+        write(entitlement.transactions)
+        key("trialStartDate")
+        date(entitlement.trialStartDate)
+        key("unsubscribeDetectedAt")
+        date(entitlement.unsubscribeDetectedAt)
+        key("willRenew")
+        bool(entitlement.willRenew)
+        endObject()
+    }
+
+    private mutating func write(_ transactions: [Transaction]) {
+        guard !transactions.isEmpty else { return raw("[]") }
+        beginArray()
+        for transaction in transactions {
+            element()
+            write(transaction)
+        }
+        endArray()
+    }
+
+    private mutating func write(_ transaction: Transaction) {
+        beginObject()
+        key("environment")
+        string(transaction.environment.canonicalRawValue)
+        key("expirationDate")
+        date(transaction.expirationDate)
+        key("offerCode")
+        string(transaction.offerCode)
+        key("originalTransactionId")
+        string(transaction.originalTransactionId)
+        key("ownershipType")
+        string(transaction.ownershipType.canonicalRawValue)
+        key("productId")
+        string(transaction.productId)
+        key("revocationDate")
+        date(transaction.revocationDate)
+        key("store")
+        string(transaction.store.canonicalRawValue)
+        key("transactionDate")
+        date(transaction.transactionDate)
+        key("transactionId")
+        string(transaction.transactionId)
+        key("type")
+        string(transaction.type.canonicalRawValue)
+        endObject()
+    }
+
+    // MARK: Structure
+
+    private mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        depth += 1
+        isFirstMember = true
+    }
+
+    private mutating func endObject() {
+        depth -= 1
+        if pretty { newline() }
+        bytes.append(UInt8(ascii: "}"))
+        isFirstMember = false
+    }
+
+    private mutating func beginArray() {
+        bytes.append(UInt8(ascii: "["))
+        depth += 1
+        isFirstMember = true
+    }
+
+    private mutating func endArray() {
+        depth -= 1
+        if pretty { newline() }
+        bytes.append(UInt8(ascii: "]"))
+        isFirstMember = false
+    }
+
+    private mutating func separator() {
+        if !isFirstMember { bytes.append(UInt8(ascii: ",")) }
+        isFirstMember = false
+        if pretty { newline() }
+    }
+
+    private mutating func element() {
+        separator()
+    }
+
+    /// A key of the unified form: plain ASCII that needs no escaping.
+    private mutating func key(_ name: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        colon()
+    }
+
+    /// A key that comes from the data (an entitlement id).
+    private mutating func dynamicKey(_ name: String) {
+        separator()
+        string(name)
+        if pretty {
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
+        } else {
+            bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    private mutating func colon() {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        for _ in 0..<depth {
+            bytes.append(0x20)
+            bytes.append(0x20)
+        }
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    // MARK: Values
+
+    private mutating func bool(_ flag: Bool) {
+        flag ? raw("true") : raw("false")
+    }
+
+    private mutating func integer(_ value: Int64) {
+        guard value >= 0 else { return bytes.append(contentsOf: String(value).utf8) }
+        appendDigits(UInt64(value), minimumWidth: 1)
+    }
+
+    private mutating func string(_ text: String?) {
+        guard let text else { return raw("null") }
+        string(text)
+    }
+
+    /// A JSON string: the escapes the canonical writer uses (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`,
+    /// `\u00XX` in lowercase for other control characters), every other byte copied as it is.
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
+                bytes.append(digit)
+            }
+        }
+    }
+
+    private mutating func date(_ date: Date?) {
+        guard let date else { return raw("null") }
+        self.date(date)
+    }
+
+    /// ``RFC3339/string(from:)`` without the intermediate strings.
+    private mutating func date(_ date: Date) {
+        let milliseconds = date.millisecondsSince1970
+        guard RFC3339.supportedMilliseconds.contains(milliseconds) else {
+            // Years outside 1…9999 are written by the general formatter; no adapter produces them.
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: RFC3339.string(from: date).utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        let (year, month, day, millisecondOfDay) = RFC3339.civilComponents(ofMilliseconds: milliseconds)
+        bytes.append(UInt8(ascii: "\""))
+        twoDigits(year / 100)
+        twoDigits(year % 100)
+        bytes.append(UInt8(ascii: "-"))
+        twoDigits(month)
+        bytes.append(UInt8(ascii: "-"))
+        twoDigits(day)
+        bytes.append(UInt8(ascii: "T"))
+        twoDigits(millisecondOfDay / 3_600_000)
+        bytes.append(UInt8(ascii: ":"))
+        twoDigits(millisecondOfDay / 60_000 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        twoDigits(millisecondOfDay / 1000 % 60)
+        let fraction = millisecondOfDay % 1000
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+            twoDigits(fraction % 100)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` (0…99) as two decimal digits.
+    @inline(__always)
+    private mutating func twoDigits(_ value: Int64) {
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+    }
+
+    /// The decimal digits of `value`, zero-padded on the left to `minimumWidth`.
+    private mutating func appendDigits(_ value: UInt64, minimumWidth: Int) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        )
+        guard value < 10_000_000_000 else { return bytes.append(contentsOf: String(value).utf8) }
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            while count < minimumWidth {
+                buffer[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+}

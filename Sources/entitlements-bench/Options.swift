@@ -1,0 +1,44 @@
+/// The bench's command line: `entitlements-bench [--docs N] [--large] [--repetitions N] [--no-python]`.
+struct Options {
+    /// Documents per vendor corpus.
+    var documents = 10_000
+    /// Runs per figure; the median is reported.
+    var repetitions = 3
+    /// Whether to time the Python scripts too.
+    var python = true
+    /// Where to write the corpora and keep them (for profiling a single run); a temporary folder else.
+    var corpusDirectory: String?
+
+    static let usage = """
+        usage: entitlements-bench [--docs N] [--large] [--repetitions N] [--no-python] [--keep-corpora DIR]
+          --docs N         documents per vendor corpus (default 10000, about 24 MB each)
+          --large          100000 documents per corpus (about 240 MB each)
+          --repetitions N  runs per figure, median reported (default 3)
+          --no-python      skip the Python json/orjson yardstick
+          --keep-corpora DIR  write the corpora into DIR and keep them, e.g. to profile one run:
+                           valgrind --tool=callgrind entitlements-bench --child-migrate DIR/revenuecat.jsonl 1
+        """
+
+    init(_ arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--docs": documents = try Self.count(remaining.popFirst(), for: argument)
+            case "--large": documents = 100_000
+            case "--repetitions": repetitions = try Self.count(remaining.popFirst(), for: argument)
+            case "--no-python": python = false
+            case "--keep-corpora":
+                guard let directory = remaining.popFirst() else { throw BenchFailure("--keep-corpora needs a folder") }
+                corpusDirectory = directory
+            default: throw BenchFailure("unknown argument \(argument)\n\(Self.usage)")
+            }
+        }
+    }
+
+    private static func count(_ text: String?, for option: String) throws -> Int {
+        guard let text, let value = Int(text), value > 0 else {
+            throw BenchFailure("\(option) needs a positive number\n\(usage)")
+        }
+        return value
+    }
+}

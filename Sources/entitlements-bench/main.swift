@@ -1,0 +1,28 @@
+import Foundation
+
+// entitlements-bench: the figures of issue 12 in one run. See `Options.usage`; children of the bench
+// (one per measured run) are started with the internal `--child-*` arguments.
+do {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    switch arguments.first {
+    case "--child-migrate" where arguments.count == 3:
+        print(try ChildRun.migrate(path: arguments[1], jobs: Int(arguments[2]) ?? 1))
+    case "--child-parity" where arguments.count == 4:
+        print(try ChildRun.parity(a: arguments[1], b: arguments[2], jobs: Int(arguments[3]) ?? 1))
+    case "--help", "-h":
+        print(Options.usage)
+    default:
+        let options = try Options(arguments)
+        let directory =
+            options.corpusDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "entitlements-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if options.corpusDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        try await Bench(options: options, directory: directory, executable: executable).run()
+    }
+} catch {
+    FileHandle.standardError.write(Data("entitlements-bench: \(error)\n".utf8))
+    exit(1)
+}
