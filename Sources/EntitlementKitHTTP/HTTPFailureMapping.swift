@@ -22,10 +22,14 @@ package struct VendorErrorDetail: Sendable, Hashable {
         }
     }
 
-    /// Long or multi-line vendor text is cut, so an error stays one short line.
+    /// Long or multi-line vendor text is cut, so an error stays one short line, and control characters
+    /// (an escape sequence that would recolour or rewrite a terminal) become `?`.
     private static func clipped(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+        let printable = String(
+            String.UnicodeScalarView(
+                line.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        return printable.count > 200 ? String(printable.prefix(200)) + "…" : printable
     }
 }
 

@@ -151,6 +151,19 @@ import Testing
         #expect(sleeper.waits.isEmpty)
     }
 
+    @Test func aVendorMessageCannotDriveTheTerminal() async throws {
+        let body = #"{"code": 7225, "message": "Invalid \u001b[31mkey\u0007\nsecond line\tend"}"#
+        let server = try LoopbackHTTPServer(replies: [.json(401, body)])
+        defer { server.stop() }
+        let provider = try Self.provider(server, sleeper: RecordingSleeper())
+        do {
+            _ = try await provider.snapshot(for: "alice")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.hasSuffix("HTTP 401 (7225: Invalid ?[31mkey? second line?end)"))
+        }
+    }
+
     @Test func anonymousIdsHaveRevenueCatsFormAndComeFromTheInjectedGenerator() throws {
         let configuration = try RevenueCatProvider.Configuration(apiKey: Self.key)
         let first = RevenueCatProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 7))
