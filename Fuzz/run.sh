@@ -10,7 +10,7 @@
 # mode with coverage and AddressSanitizer into .build/fuzz; the harness (Fuzz/Targets/TARGET.swift plus
 # Fuzz/Support/*.swift) is linked against every object that build produced. The corpus grows in
 # .build/fuzz/corpus/TARGET and is seeded from the Fixtures/ paths on the harness's `// fuzz-seeds:`
-# line; a crashing input is written to .build/fuzz/artifacts/.
+# line; a crashing input is written to .build/fuzz/artifacts/. A `// fuzz-flags:` line adds libFuzzer flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,6 +40,8 @@ scratch=${FUZZ_SCRATCH:-.build/fuzz}
 mkdir -p "$scratch"
 modules=$(sed -n 's|^// fuzz-modules: ||p' "$harness")
 seeds=$(sed -n 's|^// fuzz-seeds: ||p' "$harness")
+# Flags the harness itself needs (such as a smaller -max_len); the command line's come later and win.
+read -r -a harness_flags <<<"$(sed -n 's|^// fuzz-flags: ||p' "$harness")"
 
 # 1. The libraries, instrumented. SwiftPM builds one `--target` per call; later calls are incremental.
 for module in $modules; do
@@ -57,9 +59,13 @@ for map in "$scratch"/release/*.build/output-file-map.json; do
     [[ -e $object ]] && objects+=("$object")
   done < <(grep -o '"object" *: *"[^"]*"' "$map" | sed 's/^"object" *: *"//; s/"$//')
 done
+# The harness joins the package (SwiftPM names it after the checkout's directory), so it reaches `package`
+# entry points such as the cache's file decoding and the decoder's fast-path switch.
+package_name=$(grep -o '"-package-name","[^"]*"' "$scratch/release.yaml" | head -n 1 | sed 's/.*,"//; s/"$//')
+[[ -n $package_name ]] || { echo "fuzz: no -package-name in $scratch/release.yaml" >&2; exit 1; }
 mkdir -p "$scratch/bin" "$scratch/corpus/$target" "$scratch/artifacts"
 binary="$scratch/bin/fuzz-$target"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_$target" \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_$target" -package-name "$package_name" \
   -I "$scratch/release/Modules" "$harness" Fuzz/Support/*.swift "${objects[@]}" -o "$binary" 2>&1 \
   | grep -v "Cannot export local symbol" >&2 || true
 [[ -x $binary ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }
@@ -78,7 +84,8 @@ set +e
 # Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
 SWIFT_BACKTRACE=enable=no "$binary" "$scratch/corpus/$target" "${seed_dirs[@]}" \
   -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-  -artifact_prefix="$scratch/artifacts/$target-" -print_final_stats=1 "$@" >"$log" 2>&1
+  -artifact_prefix="$scratch/artifacts/$target-" -print_final_stats=1 ${harness_flags[@]+"${harness_flags[@]}"} "$@" \
+  >"$log" 2>&1
 status=$?
 set -e
 executions=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n 1 || true)

@@ -4,10 +4,11 @@ import EntitlementKit
 import EntitlementKitQonversion
 import Foundation
 
-/// Qonversion's launch result and v3/v4 lists through the adapter.
+/// Qonversion's launch result and v3/v4 lists through the adapter: the byte path (fast
+/// reader, then the general path) and the tree path give the same snapshot or the same error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQonversion(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    exercise { () throws(DocumentError) in try QonversionAdapter().snapshot(from: data, at: fuzzInstant) }
+    exerciseBothPaths(QonversionAdapter(), data)
     return 0
 }

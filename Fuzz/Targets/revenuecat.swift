@@ -4,10 +4,11 @@ import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
 
-/// RevenueCat's subscriber JSON through the adapter, as an app or the CLI reads a response.
+/// RevenueCat's subscriber JSON through the adapter, as an app or the CLI reads a response: the byte path (fast
+/// reader, then the general path) and the tree path give the same snapshot or the same error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRevenueCat(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    exercise { () throws(DocumentError) in try RevenueCatAdapter().snapshot(from: data, at: fuzzInstant) }
+    exerciseBothPaths(RevenueCatAdapter(), data)
     return 0
 }
