@@ -50,11 +50,22 @@ for module in $modules; do
     || { cat "$scratch/build.log" >&2; echo "fuzz: building $module failed" >&2; exit 1; }
 done
 
-# 2. The harness, linked against the objects of every library target that build holds: those its
-#    current output file map lists (a file moved out of a target leaves a stale object behind), never an
-#    executable's or a test's (they are not built there, so no second `main` comes in).
+# 2. The harness, linked against the objects of the targets it names and everything they depend on
+#    (SwiftPM's targetDependencyMap): those each target's current output file map lists (a file moved out
+#    of a target leaves a stale object behind), never another target's — one built for an earlier harness
+#    may predate a change to the package (a type moved to another module) and no longer link.
+description="$scratch/release/description.json"
+closure=$(awk -v wanted=" $modules " '
+  /"targetDependencyMap"/ { inside = 1; next }
+  inside && /^  }/ { exit }
+  inside && /" : \[/ { gsub(/[" :\[]/, ""); current = $0; if (index(wanted, " " current " ")) print current; next }
+  inside && /"/ { gsub(/[" ,]/, ""); if (index(wanted, " " current " ")) print $0 }
+' "$description" | sort -u)
+[[ -n $closure ]] || { echo "fuzz: no dependency map for '$modules' in $description" >&2; exit 1; }
 objects=()
-for map in "$scratch"/release/*.build/output-file-map.json; do
+for module in $closure; do
+  map="$scratch/release/$module.build/output-file-map.json"
+  [[ -f $map ]] || continue
   while IFS= read -r object; do
     [[ -e $object ]] && objects+=("$object")
   done < <(grep -o '"object" *: *"[^"]*"' "$map" | sed 's/^"object" *: *"//; s/"$//')
