@@ -409,6 +409,8 @@ package struct JSONByteReader {
         position += 1
         let start = position
         var content = StringContent.ascii
+        // Tracked apart from `content`: an escape after a non-ASCII byte must not hide it from validation.
+        var hasNonASCII = false
         while true {
             // Plain ASCII runs are skipped a word at a time; the loop below looks only at the byte ending one.
             position = endOfPlainASCII(from: position)
@@ -417,8 +419,9 @@ package struct JSONByteReader {
             if byte == UInt8(ascii: "\"") {
                 let end = position
                 position += 1
-                if content == .utf8 {
-                    // Validated here for skipped strings; kept ones are validated again as they are made.
+                if hasNonASCII {
+                    // Validated here for skipped strings, escaped or not (escapes are ASCII, so the raw bytes
+                    // are valid UTF-8 exactly when the text is); kept ones are validated again as they are made.
                     guard String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil
                     else { throw JSONFastPathMiss() }
                 }
@@ -426,6 +429,7 @@ package struct JSONByteReader {
             }
             if byte < 0x20 { throw JSONFastPathMiss() }
             if byte >= 0x80 {
+                hasNonASCII = true
                 if content == .ascii { content = .utf8 }
             } else if byte == UInt8(ascii: "\\") {
                 content = .escaped
