@@ -149,11 +149,12 @@ let package = Package(
         ),
         // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes
         // interrupted at every step and by SIGKILL (through the helper process below), hostile app user ids
-        // on the wire.
+        // on the wire, endless responses from both live providers.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitRevenueCat", "LoopbackHTTPServer",
+                "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitRevenueCat", "EntitlementKitQonversion",
+                "LoopbackHTTPServer",
             ]
         ),
         // Stores cache entries in a loop until killed; ReliabilityTests runs it as a separate process.

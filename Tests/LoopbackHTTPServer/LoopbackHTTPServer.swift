@@ -53,6 +53,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case truncated(status: Int, declaredLength: Int, body: Data)
         /// No `Content-Length`: the body ends when the connection closes.
         case closeDelimited(status: Int, body: Data)
+        /// A head without `Content-Length` (with `chunked`, `Transfer-Encoding: chunked`), then `prefix` and
+        /// body bytes without end, until the client hangs up or the server stops.
+        case endless(status: Int, prefix: Data, chunked: Bool)
         /// Closes the connection without answering.
         case drop
         /// Never answers; holds the connection until the client hangs up or the server stops.
@@ -184,6 +187,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let head =
                 "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
             write(connection, Data(head.utf8) + body)
+        case .endless(let status, let prefix, let chunked):
+            streamEndlessly(connection, status: status, prefix: prefix, chunked: chunked)
         case .drop:
             return
         case .stall:
@@ -239,9 +244,28 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return request
     }
 
-    private func write(_ connection: Int32, _ data: Data) {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard let base = bytes.baseAddress else { return }
+    /// Sends the body of `.endless` block by block; a failed send (the client hung up, or stopped reading
+    /// for a second) or a stopped server ends it.
+    private func streamEndlessly(_ connection: Int32, status: Int, prefix: Data, chunked: Bool) {
+        var head =
+            "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        if chunked { head += "Transfer-Encoding: chunked\r\n" }
+        let filler = Data(repeating: UInt8(ascii: "a"), count: 16 * 1024)
+        var block = prefix.isEmpty ? filler : prefix  // an empty chunk would end a chunked body
+        guard write(connection, Data((head + "\r\n").utf8)) else { return }
+        while !isStopped {
+            let piece =
+                chunked ? Data((String(block.count, radix: 16) + "\r\n").utf8) + block + Data("\r\n".utf8) : block
+            guard write(connection, piece) else { return }
+            block = filler
+        }
+    }
+
+    /// Sends all of `data`; `false` when the connection failed first.
+    @discardableResult
+    private func write(_ connection: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            guard let base = bytes.baseAddress else { return true }
             var offset = 0
             while offset < bytes.count {
                 #if canImport(Glibc)
@@ -249,9 +273,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 #else
                     let sent = send(connection, base + offset, bytes.count - offset, 0)
                 #endif
-                guard sent > 0 else { return }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
     }
 

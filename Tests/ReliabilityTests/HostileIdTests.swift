@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitHTTP
+import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
 import LoopbackHTTPServer
@@ -65,4 +66,62 @@ import Testing
 /// Retries in these tests never wait.
 struct NoWait: RetrySleeper {
     func sleep(for duration: Duration) async {}
+}
+
+/// Qonversion carries app user ids in JSON bodies, never in the path: whatever an id holds, the calls go to
+/// exactly `POST /v2/identities` then `POST /v1/user/init`, and the body carries the id unchanged (asserted
+/// on what the loopback server received). Ids no backend takes are refused before the network.
+@Suite struct QonversionHostileIdTests {
+    static let userId = "QON_0c1d2e3f40516273849a5b6c7d8e9f01"
+
+    /// Two calls per id and many ids at once: a connection the loaded machine drops is retried (the
+    /// server answers by path, so a retry gets the right reply).
+    static func provider(_ server: LoopbackHTTPServer) throws -> QonversionProvider {
+        let connection = HTTPConnectionOptions(
+            requestTimeout: .seconds(10),
+            retryPolicy: HTTPRetryPolicy(
+                maximumAttempts: 3, initialBackoff: .milliseconds(1), maximumBackoff: .milliseconds(1),
+                maximumRetryAfter: .milliseconds(1)),
+            maximumResponseBytes: 64 * 1024, sleeper: NoWait())
+        return QonversionProvider(
+            configuration: try QonversionProvider.Configuration(
+                projectKey: "PV77HostileIdTests", baseURL: server.baseURL, platform: "iOS", connection: connection))
+    }
+
+    static let hostile = HostileIdTests.encoded.map(\.id) + ["%", "a%00b", "?", "#", "a\r\nHost: evil.example"]
+
+    @Test(arguments: hostile)
+    func anIdNeverChangesTheRequestPathAndReachesTheBodyUnchanged(_ id: String) async throws {
+        let server = try LoopbackHTTPServer { request, _ in
+            request.target == "/v2/identities"
+                ? .json(200, #"{"data": {"anon_id": "\#(Self.userId)"}}"#)
+                : .json(200, #"{"success": true, "data": {"uid": "\#(Self.userId)", "permissions": []}}"#)
+        }
+        defer { server.stop() }
+        let snapshot = try await Self.provider(server).snapshot(for: id)
+        #expect(snapshot.appUserId == id)
+        let requests = server.requests
+        #expect(requests.first?.target == "/v2/identities")
+        #expect(requests.last?.target == "/v1/user/init")
+        #expect(requests.allSatisfy { ["/v2/identities", "/v1/user/init"].contains($0.target) })
+        #expect(requests.allSatisfy { $0.header("Host") == "127.0.0.1:\(server.port)" })
+        let identify = try #require(requests.first)
+        #expect(try JSONNode(parsing: identify.body).required("identity_id").string() == id)
+        // Compared byte for byte: a canonically equivalent spelling would be another customer.
+        #expect(Array(try JSONNode(parsing: identify.body).required("identity_id").string().utf8) == Array(id.utf8))
+    }
+
+    @Test(arguments: ["a/b", "../admin", "/", "a\u{0}b", ""])
+    func anIdNoBackendTakesNeverReachesTheNetwork(_ id: String) async throws {
+        let server = try LoopbackHTTPServer(replies: [.json(200, "{}")])
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        do {
+            _ = try await provider.snapshot(for: id)
+            Issue.record("\(id.debugDescription) was accepted")
+        } catch {
+            #expect(error.code == .invalidAppUserId)
+        }
+        #expect(server.requests.isEmpty)
+    }
 }

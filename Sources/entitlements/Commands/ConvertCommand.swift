@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitMigration
 
 /// `entitlements convert`: one document to its unified snapshot.
 enum ConvertCommand: Command {
@@ -9,7 +10,8 @@ enum ConvertCommand: Command {
         discussion: """
             FILE is a RevenueCat or Qonversion response, a unified snapshot, or one JSON Lines envelope \
             {"appUserId", "provider", "response"}. The snapshot is printed in its canonical form: sorted \
-            keys, every key present, UTC dates.
+            keys, every key present, UTC dates. A document over \
+            \(BoundedDocumentReader.defaultMaximumDocumentLength >> 20) MiB is refused (65) without being read whole.
             """,
         positionals: [.init(name: "FILE", help: "The document; - reads standard input.")],
         options: [

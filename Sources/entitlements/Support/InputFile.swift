@@ -95,14 +95,19 @@ struct InputFile {
         var message: String
     }
 
-    /// The whole input.
+    /// The whole input, at most `BoundedDocumentReader.defaultMaximumDocumentLength` bytes: a larger one
+    /// (an endless pipe, `/dev/zero`) is a `65` failure, read no further than the limit.
     func readAll() throws(CommandFailure) -> Data {
         let handle = try open()
         do {
-            return try handle.readToEnd() ?? Data()
+            return try BoundedDocumentReader().read(handle)
         } catch {
-            throw CommandFailure(
-                status: .ioError, message: "\(displayName): cannot read: \(error.localizedDescription)")
+            switch error {
+            case .tooLarge(let documentError):
+                throw CommandFailure(status: .dataError, message: "\(displayName): \(documentError)")
+            case .unreadable(let reason):
+                throw CommandFailure(status: .ioError, message: "\(displayName): cannot read: \(reason)")
+            }
         }
     }
 }
