@@ -5,6 +5,7 @@ import Testing
 enum CommandLineTool {
     struct Outcome {
         var status: Int32
+        var diedBySignal: Bool
         var stdout: Data
         var stderr: String
     }
@@ -38,8 +39,28 @@ enum CommandLineTool {
         }
     }
 
+    /// Runs `entitlements arguments…` in `directory` (see ``run(_:in:)``) on a thread of its own, so the
+    /// wait for the process holds none of Swift Testing's cooperative threads (as many as cores, two here):
+    /// tests blocking them starve concurrent async tests, whose loopback servers then outlive their
+    /// lifetime and refuse connections.
+    static func runOnOwnThread(_ arguments: [String], in directory: URL) async throws -> Outcome {
+        let outcome = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try launch(arguments, in: directory) })
+            }
+        }
+        #expect(!outcome.diedBySignal, "the tool died by a signal: \(arguments)")
+        return outcome
+    }
+
     /// Runs `entitlements arguments…` in `directory`; output goes to files, so no pipe can fill up.
     static func run(_ arguments: [String], in directory: URL) throws -> Outcome {
+        let outcome = try launch(arguments, in: directory)
+        #expect(!outcome.diedBySignal, "the tool died by a signal: \(arguments)")
+        return outcome
+    }
+
+    private static func launch(_ arguments: [String], in directory: URL) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -56,9 +77,9 @@ enum CommandLineTool {
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "the tool died by a signal: \(arguments)")
         return Outcome(
             status: process.terminationStatus,
+            diedBySignal: process.terminationReason != .exit,
             stdout: try Data(contentsOf: outputURL),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
     }

@@ -85,8 +85,8 @@ import Testing
         #expect(writer.sent < limit + 16 * 1024 * 1024)
     }
 
-    @Test func theToolRefusesAnEndlessDeviceWithExit65() throws {
-        let outcome = try CommandLineTool.run(["convert", "/dev/zero"], in: MalformedCorpus.directory)
+    @Test func theToolRefusesAnEndlessDeviceWithExit65() async throws {
+        let outcome = try await CommandLineTool.runOnOwnThread(["convert", "/dev/zero"], in: MalformedCorpus.directory)
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
         #expect(
@@ -95,12 +95,13 @@ import Testing
         )
     }
 
-    @Test func theToolRefusesAFileOverTheLimitUnreadWithExit65() throws {
+    @Test func theToolRefusesAFileOverTheLimitUnreadWithExit65() async throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try Self.file(of: 16 * 1024 * 1024 + 1, in: directory, named: "huge.json")
         for command in ["convert", "check"] {
-            let outcome = try CommandLineTool.run([command, "--from", "revenuecat", "huge.json"], in: directory)
+            let outcome = try await CommandLineTool.runOnOwnThread(
+                [command, "--from", "revenuecat", "huge.json"], in: directory)
             #expect(outcome.status == 65)
             #expect(outcome.stdout.isEmpty)
             #expect(

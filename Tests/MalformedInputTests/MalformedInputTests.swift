@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test(arguments: MalformedCorpus.all)
-    func theToolExits65WithTheErrorOnStandardErrorOnly(_ malformed: MalformedCorpus.Case) throws {
+    func theToolExits65WithTheErrorOnStandardErrorOnly(_ malformed: MalformedCorpus.Case) async throws {
         var directory = MalformedCorpus.directory
         var scratch: URL?
         if malformed.generate != nil {
@@ -59,7 +59,7 @@ import Testing
             scratch = made
         }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-        let outcome = try CommandLineTool.run(
+        let outcome = try await CommandLineTool.runOnOwnThread(
             ["convert", "--from", malformed.from, "--at", "2025-06-01T12:00:00Z", malformed.file], in: directory)
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)

@@ -28,7 +28,7 @@ import Testing
         _ reply: LoopbackHTTPServer.Reply,
         ask: (LoopbackHTTPServer) throws -> (() async throws(EntitlementClientError) -> EntitlementSnapshot)
     ) async throws -> (error: EntitlementClientError?, requests: [LoopbackHTTPServer.RecordedRequest]) {
-        let server = try LoopbackHTTPServer(replies: [reply])
+        let server = try LoopbackHTTPServer(lifetime: .seconds(120), replies: [reply])
         defer { server.stop() }
         let call = try ask(server)
         do {

@@ -92,7 +92,8 @@ struct NoWait: RetrySleeper {
 
     @Test(arguments: hostile)
     func anIdNeverChangesTheRequestPathAndReachesTheBodyUnchanged(_ id: String) async throws {
-        let server = try LoopbackHTTPServer { request, _ in
+        // A lifetime past the default 30 s: 19 cases of two calls each share a loaded machine.
+        let server = try LoopbackHTTPServer(lifetime: .seconds(120)) { request, _ in
             request.target == "/v2/identities"
                 ? .json(200, #"{"data": {"anon_id": "\#(Self.userId)"}}"#)
                 : .json(200, #"{"success": true, "data": {"uid": "\#(Self.userId)", "permissions": []}}"#)
