@@ -31,7 +31,8 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// there is no value (a missing member).
     public var value: String?
     /// What is wrong, phrased to follow the value: `is not an ISO 8601 date`, `must be a string`.
-    /// Shortened to ``maximumReasonLength`` characters, as it may quote the document (a vendor's message).
+    /// Shortened to ``maximumReasonLength`` characters and kept on one line (line breaks become spaces,
+    /// other control characters `?`), as it may quote the document (a vendor's message).
     public var reason: String
     /// The 1-based line in the document's text, for syntax errors. Printed after the reason, so a
     /// JSON Lines reader's own `line N:` (the record's line in the file) is never confused with it.
@@ -49,8 +50,17 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         self.kind = kind
         self.path = path
         self.value = value.map { Self.shortened($0) }
-        self.reason = Self.shortened(reason, to: Self.maximumReasonLength)
+        self.reason = Self.shortened(Self.oneLine(reason), to: Self.maximumReasonLength)
         self.line = line
+    }
+
+    /// `text` on one printable line: a reason may quote the document (a vendor's error message), and a
+    /// line break or control character there would split or rewrite the line the CLI prints.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return String(
+            String.UnicodeScalarView(line.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 
     /// Creates an error that quotes `value`.
