@@ -5,6 +5,7 @@ let package = Package(
     name: "EntitlementKit",
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
+        .library(name: "EntitlementKitJSON", targets: ["EntitlementKitJSON"]),
         .library(name: "EntitlementKitHTTP", targets: ["EntitlementKitHTTP"]),
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
@@ -16,8 +17,14 @@ let package = Package(
     // The user asked for no third-party packages: everything here is the toolchain's.
     dependencies: [],
     targets: [
-        // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors.
-        .target(name: "EntitlementKit"),
+        // The strict JSON layer: the validating parser and value tree, the located `DocumentError`, the
+        // typed `JSONNode` reader, the fast paths' byte reader, RFC 3339 dates, the canonical writer. It
+        // knows nothing of entitlements, so the fuzz targets and other tools can take it alone.
+        .target(name: "EntitlementKitJSON"),
+
+        // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
+        // EntitlementKitJSON (its errors and dates are part of the core's API).
+        .target(name: "EntitlementKit", dependencies: ["EntitlementKitJSON"]),
 
         // The vendor-free HTTP plumbing both live providers share (the core does no networking):
         // configuration checks, retries with backoff, a response size cap, typed errors.

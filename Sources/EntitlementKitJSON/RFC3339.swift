@@ -28,7 +28,7 @@ public enum RFC3339 {
     }
 
     /// The calendar date and the millisecond of the day of an instant in milliseconds since 1970 (UTC).
-    static func civilComponents(ofMilliseconds milliseconds: Int64) -> (
+    package static func civilComponents(ofMilliseconds milliseconds: Int64) -> (
         year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64
     ) {
         var days = milliseconds / 86_400_000
@@ -112,7 +112,7 @@ public enum RFC3339 {
     }
 
     /// 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in milliseconds since 1970.
-    static let supportedMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    package static let supportedMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {

@@ -2,13 +2,13 @@ import Foundation
 
 /// A growable byte buffer for the canonical encoder: one capacity check per write and no uniqueness
 /// checks, which appending to an `Array` byte by byte pays on every byte. Noncopyable, so its storage
-/// has exactly one owner and is freed once.
-struct ByteSink: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+/// has exactly one owner and is freed once. Its writes are inlinable: the encoder lives in another module.
+package struct ByteSink: ~Copyable {
+    @usableFromInline package var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline package var capacity: Int
+    @usableFromInline package var count = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
@@ -17,31 +17,34 @@ struct ByteSink: ~Copyable {
         base.deallocate()
     }
 
-    @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
     }
 
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable
+    package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
 
-    mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+    @inlinable
+    package mutating func append(contentsOf bytes: some Sequence<UInt8>) {
         for byte in bytes { append(byte) }
     }
 
     /// The bytes written, copied out.
-    var data: Data { Data(bytes: base, count: count) }
+    package var data: Data { Data(bytes: base, count: count) }
 
     /// The bytes written, copied out.
-    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    private mutating func grow(to needed: Int) {
+    @usableFromInline
+    package mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)

@@ -1,6 +1,6 @@
 /// Writes `JSONValue`s as canonical text: keys sorted by their UTF-8 bytes, no insignificant
 /// differences between two writes of equal values.
-enum JSONWriter {
+package enum JSONWriter {
     /// Pretty form: two-space indentation, `"key": value`, a newline at the end.
     static func prettyText(of value: JSONValue) -> String {
         var output = ""
@@ -16,7 +16,7 @@ enum JSONWriter {
         return output
     }
 
-    static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var output = ""
         writeString(string, into: &output)
         return output

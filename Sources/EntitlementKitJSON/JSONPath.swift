@@ -56,7 +56,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public static let maximumKeyLength = 60
 
     /// `key` as a JSON string for messages, shortened to ``maximumKeyLength`` characters.
-    static func quotedKey(_ key: String) -> String {
+    package static func quotedKey(_ key: String) -> String {
         guard key.utf8.count > maximumKeyLength, key.count > maximumKeyLength else { return JSONWriter.quoted(key) }
         return JSONWriter.quoted(String(key.prefix(maximumKeyLength - 1)) + "…")
     }
