@@ -37,6 +37,27 @@ package struct ByteSink: ~Copyable {
         for byte in bytes { append(byte) }
     }
 
+    /// Room for `needed` more bytes: write them from the returned pointer on, then ``commit(_:)`` as many
+    /// as were written. One call per value instead of one per byte: the single-byte `append` is not inlined
+    /// into the encoder's module by this toolchain (noncopyable type), and a call per byte was 7 % of `migrate`.
+    package mutating func tail(reserving needed: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + needed > capacity { grow(to: count + needed) }
+        return base + count
+    }
+
+    /// Counts `written` bytes put after ``tail(reserving:)`` as part of the text.
+    package mutating func commit(_ written: Int) {
+        count += written
+    }
+
+    /// The bytes written, copied out, with room for `spare` more (a JSON Lines writer appends `\n`
+    /// without a reallocation).
+    package func data(spare: Int = 0) -> Data {
+        var data = Data(capacity: count + spare)
+        data.append(base, count: count)
+        return data
+    }
+
     /// The bytes written, copied out.
     package var data: Data { Data(bytes: base, count: count) }
 

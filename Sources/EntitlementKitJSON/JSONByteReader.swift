@@ -21,6 +21,40 @@ package struct JSONKeySpan: Sendable {
     }
 }
 
+/// The keys of one object seen so far, for the duplicate check: the first few inline (no allocation for
+/// the objects of ordinary documents), the rest in an array.
+package struct JSONSeenKeys {
+    private var inline: (JSONKeySpan, JSONKeySpan, JSONKeySpan, JSONKeySpan, JSONKeySpan, JSONKeySpan) = (
+        .empty, .empty, .empty, .empty, .empty, .empty
+    )
+    private var inlineCount = 0
+    private var overflow: [JSONKeySpan] = []
+
+    package init() {}
+
+    /// Adds `key` unless an equal key is there already; `false` then.
+    mutating func insert(_ key: JSONKeySpan, comparing reader: JSONByteReader) -> Bool {
+        let isNew = withUnsafeBytes(of: &inline) { raw in
+            let keys = raw.bindMemory(to: JSONKeySpan.self)
+            for index in 0..<inlineCount where reader.sameKey(keys[index], key) { return false }
+            return true
+        }
+        guard isNew else { return false }
+        for other in overflow where reader.sameKey(other, key) { return false }
+        if inlineCount < 6 {
+            withUnsafeMutableBytes(of: &inline) { raw in raw.bindMemory(to: JSONKeySpan.self)[inlineCount] = key }
+            inlineCount += 1
+        } else {
+            overflow.append(key)
+        }
+        return true
+    }
+}
+
+extension JSONKeySpan {
+    fileprivate static let empty = JSONKeySpan(start: 0, count: 0)
+}
+
 /// A strict, forward-only reader over one JSON document's UTF-8 bytes, for the adapters' fast paths.
 ///
 /// It accepts exactly what ``JSONValue/parse(_:)`` accepts or gives up (``JSONFastPathMiss``): no
@@ -110,16 +144,9 @@ package struct JSONByteReader {
         guard byte == UInt8(ascii: "\"") else { throw JSONFastPathMiss() }
         position += 1
         let start = position
-        while position < bytes.count {
-            let character = bytes[position]
-            if character == UInt8(ascii: "\"") { break }
-            // Escapes, controls and non-ASCII keys: left to the general reader (it compares keys as strings).
-            guard character >= 0x20, character < 0x80, character != UInt8(ascii: "\\") else {
-                throw JSONFastPathMiss()
-            }
-            position += 1
-        }
-        guard position < bytes.count else { throw JSONFastPathMiss() }
+        position = endOfPlainASCII(from: start)
+        // Escapes, controls and non-ASCII keys: left to the general reader (it compares keys as strings).
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw JSONFastPathMiss() }
         let key = JSONKeySpan(start: start, count: position - start)
         position += 1
         guard try peek() == UInt8(ascii: ":") else { throw JSONFastPathMiss() }
@@ -149,22 +176,19 @@ package struct JSONByteReader {
         topLevelKeys?.append(key)
     }
 
-    /// Whether `key` is `name`.
+    /// Whether `key` is `name`. Fast readers dispatch on `key.count` first (a `switch`), so a key is
+    /// compared with one or two names of its length rather than with every name in turn.
     @inlinable @inline(__always)
     package func key(_ key: JSONKeySpan, is name: StaticString) -> Bool {
-        guard key.count == name.utf8CodeUnitCount else { return false }
-        let text = name.utf8Start
-        for offset in 0..<key.count where bytes[key.start + offset] != text[offset] { return false }
-        return true
+        guard key.count == name.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base + key.start, name.utf8Start, key.count) == 0
     }
 
     /// Whether two keys are the same text.
+    @inlinable
     package func sameKey(_ first: JSONKeySpan, _ second: JSONKeySpan) -> Bool {
-        guard first.count == second.count else { return false }
-        for offset in 0..<first.count where bytes[first.start + offset] != bytes[second.start + offset] {
-            return false
-        }
-        return true
+        guard first.count == second.count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + first.start, base + second.start, first.count) == 0
     }
 
     /// The key as a `String` (for keys that are data: entitlement and product ids).
@@ -176,6 +200,12 @@ package struct JSONByteReader {
     package func checkUnique(_ key: JSONKeySpan, among seen: inout [JSONKeySpan]) throws(JSONFastPathMiss) {
         for other in seen where sameKey(other, key) { throw JSONFastPathMiss() }
         seen.append(key)
+    }
+
+    /// ``checkUnique(_:among:)-([JSONKeySpan])`` for ``JSONSeenKeys``, which allocates nothing for
+    /// objects with few keys (most of them).
+    package func checkUnique(_ key: JSONKeySpan, among seen: inout JSONSeenKeys) throws(JSONFastPathMiss) {
+        guard seen.insert(key, comparing: self) else { throw JSONFastPathMiss() }
     }
 
     // MARK: Values
@@ -245,7 +275,7 @@ package struct JSONByteReader {
             guard depth < Self.maximumDepth else { throw JSONFastPathMiss() }
             position += 1
             var isFirst = true
-            var seen: [JSONKeySpan] = []
+            var seen = JSONSeenKeys()
             while let key = try nextKey(&isFirst) {
                 try checkUnique(key, among: &seen)
                 try skipValue(depth: depth + 1)
@@ -295,6 +325,44 @@ package struct JSONByteReader {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    /// The offset of the first byte at or after `start` that ends a run of plain string text — `"`, `\`,
+    /// a control character or a non-ASCII byte — or `bytes.count`. Eight bytes at a time: keys and most
+    /// values are plain ASCII, and a byte-by-byte loop was a large part of the fast path's time (issue 12).
+    @inline(__always)
+    private func endOfPlainASCII(from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let special = Self.specialBytes(in: word)
+                if special != 0 { return index + special.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// The high bit of every byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or 0x80 and
+    /// above. Only the lowest bit set is exact (a borrow can mark a byte after a marked one), which is the
+    /// one `endOfPlainASCII` uses.
+    @inline(__always)
+    private static func specialBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote & high
+        let isBackslash = (backslash &- ones) & ~backslash & high
+        let isControl = (word &- ones &* 0x20) & ~word & high
+        return isQuote | isBackslash | isControl | (word & high)
+    }
+
     private enum StringContent { case ascii, utf8, escaped }
 
     /// Skips a string, checking it as the parser does; returns its content's byte range and kind.
@@ -303,7 +371,10 @@ package struct JSONByteReader {
         position += 1
         let start = position
         var content = StringContent.ascii
-        while position < bytes.count {
+        while true {
+            // Plain ASCII runs are skipped a word at a time; the loop below looks only at the byte ending one.
+            position = endOfPlainASCII(from: position)
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let end = position

@@ -17,17 +17,18 @@ extension RevenueCatResponse {
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
             reader.recordTopLevelKey(key)
-            if reader.key(key, is: "request_date") {
-                try fields.mark(0)
+            switch Field(key, reader) {
+            case .requestDate:
+                try fields.mark(Field.requestDate.rawValue)
                 requestDate = try reader.requiredDate()
-            } else if reader.key(key, is: "subscriber") {
-                try fields.mark(1)
+            case .subscriber:
+                try fields.mark(Field.subscriber.rawValue)
                 subscriber = try RevenueCatSubscriber(fastReading: &reader)
-            } else if Self.foreignTopLevelKeys.contains(where: { reader.key(key, is: $0) }) {
+            case .foreign:
                 // Another format's document, an envelope, an error body, or both RevenueCat and unified:
                 // the general reader decides (and this gives up at once on other vendors' documents).
                 throw JSONFastPathMiss()
-            } else {
+            case nil:
                 try fields.skip(key, &reader)
             }
         }
@@ -35,9 +36,29 @@ extension RevenueCatResponse {
         self.init(requestDate: requestDate, subscriber: subscriber)
     }
 
-    private static let foreignTopLevelKeys: [StaticString] = [
-        "schemaVersion", "response", "success", "data", "object", "code", "message", "error",
-    ]
+    /// The top-level keys, found by length first: one comparison per key instead of a chain of them.
+    private enum Field: Int {
+        case requestDate, subscriber
+        /// `schemaVersion`, `response`, `success`, `data`, `object`, `code`, `message`, `error`.
+        case foreign
+
+        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+            let field: Self? =
+                switch key.count {
+                case 4: reader.key(key, is: "data") || reader.key(key, is: "code") ? .foreign : nil
+                case 5: reader.key(key, is: "error") ? .foreign : nil
+                case 6: reader.key(key, is: "object") ? .foreign : nil
+                case 7: reader.key(key, is: "success") || reader.key(key, is: "message") ? .foreign : nil
+                case 8: reader.key(key, is: "response") ? .foreign : nil
+                case 10: reader.key(key, is: "subscriber") ? .subscriber : nil
+                case 12: reader.key(key, is: "request_date") ? .requestDate : nil
+                case 13: reader.key(key, is: "schemaVersion") ? .foreign : nil
+                default: nil
+                }
+            guard let field else { return nil }
+            self = field
+        }
+    }
 }
 
 extension RevenueCatSubscriber {
@@ -54,33 +75,32 @@ extension RevenueCatSubscriber {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            if reader.key(key, is: "original_app_user_id") {
-                try fields.mark(0)
+            guard let field = Field(key, reader) else {
+                try fields.skip(key, &reader)
+                continue
+            }
+            try fields.mark(field.rawValue)
+            switch field {
+            case .originalAppUserId:
                 guard !(try reader.consumeNull()) else { throw JSONFastPathMiss() }
                 originalAppUserId = try reader.string()
-            } else if reader.key(key, is: "first_seen") {
-                try fields.mark(1)
+            case .firstSeen:
                 firstSeen = try reader.requiredDate()
-            } else if reader.key(key, is: "management_url") {
-                try fields.mark(2)
+            case .managementURL:
                 if try reader.isString() {
                     managementURL = ManagementURL.parse(JSONNode(.string(try reader.string())))
                 } else {
                     try reader.skipValue()
                 }
-            } else if reader.key(key, is: "original_application_version") {
-                try fields.mark(3)
+            case .originalApplicationVersion:
                 originalApplicationVersion = try reader.consumeNull() ? nil : try reader.string()
-            } else if reader.key(key, is: "original_purchase_date") {
-                try fields.mark(4)
+            case .originalPurchaseDate:
                 originalPurchaseDate = try reader.optionalDate()
-            } else if reader.key(key, is: "subscriptions") {
-                try fields.mark(5)
+            case .subscriptions:
                 try reader.forEachMember { productId, reader throws(JSONFastPathMiss) in
                     subscriptions[productId] = try RevenueCatSubscription(fastReading: &reader, productId: productId)
                 }
-            } else if reader.key(key, is: "non_subscriptions") {
-                try fields.mark(6)
+            case .nonSubscriptions:
                 try reader.forEachMember { productId, reader throws(JSONFastPathMiss) in
                     var purchases: [RevenueCatNonSubscription] = []
                     try reader.beginArray()
@@ -92,13 +112,10 @@ extension RevenueCatSubscriber {
                     }
                     nonSubscriptions[productId] = purchases
                 }
-            } else if reader.key(key, is: "entitlements") {
-                try fields.mark(7)
+            case .entitlements:
                 try reader.forEachMember { id, reader throws(JSONFastPathMiss) in
                     entitlements[id] = try RevenueCatEntitlementRecord(fastReading: &reader, id: id)
                 }
-            } else {
-                try fields.skip(key, &reader)
             }
         }
         guard let originalAppUserId, let firstSeen else { throw JSONFastPathMiss() }
@@ -106,6 +123,28 @@ extension RevenueCatSubscriber {
             originalAppUserId: originalAppUserId, firstSeen: firstSeen, managementURL: managementURL,
             originalApplicationVersion: originalApplicationVersion, originalPurchaseDate: originalPurchaseDate,
             subscriptions: subscriptions, nonSubscriptions: nonSubscriptions, entitlements: entitlements)
+    }
+
+    private enum Field: Int {
+        case originalAppUserId, firstSeen, managementURL, originalApplicationVersion, originalPurchaseDate
+        case subscriptions, nonSubscriptions, entitlements
+
+        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+            let field: Self? =
+                switch key.count {
+                case 10: reader.key(key, is: "first_seen") ? .firstSeen : nil
+                case 12: reader.key(key, is: "entitlements") ? .entitlements : nil
+                case 13: reader.key(key, is: "subscriptions") ? .subscriptions : nil
+                case 14: reader.key(key, is: "management_url") ? .managementURL : nil
+                case 17: reader.key(key, is: "non_subscriptions") ? .nonSubscriptions : nil
+                case 20: reader.key(key, is: "original_app_user_id") ? .originalAppUserId : nil
+                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                case 28: reader.key(key, is: "original_application_version") ? .originalApplicationVersion : nil
+                default: nil
+                }
+            guard let field else { return nil }
+            self = field
+        }
     }
 }
 
@@ -121,52 +160,61 @@ extension RevenueCatSubscription {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            if reader.key(key, is: "purchase_date") {
-                try fields.mark(0)
-                purchaseDate = try reader.requiredDate()
-            } else if reader.key(key, is: "original_purchase_date") {
-                try fields.mark(1)
-                value.originalPurchaseDate = try reader.optionalDate()
-            } else if reader.key(key, is: "expires_date") {
-                try fields.mark(2)
-                value.expiresDate = try reader.optionalDate()
-            } else if reader.key(key, is: "period_type") {
-                try fields.mark(3)
-                value.periodType = try reader.lenientRawValue()
-            } else if reader.key(key, is: "store") {
-                try fields.mark(4)
-                value.store = try reader.lenientRawValue()
-            } else if reader.key(key, is: "is_sandbox") {
-                try fields.mark(5)
-                value.isSandbox = try reader.consumeNull() ? false : try reader.bool()
-            } else if reader.key(key, is: "unsubscribe_detected_at") {
-                try fields.mark(6)
-                value.unsubscribeDetectedAt = try reader.optionalDate()
-            } else if reader.key(key, is: "billing_issues_detected_at") {
-                try fields.mark(7)
-                value.billingIssuesDetectedAt = try reader.optionalDate()
-            } else if reader.key(key, is: "grace_period_expires_date") {
-                try fields.mark(8)
-                value.gracePeriodExpiresDate = try reader.optionalDate()
-            } else if reader.key(key, is: "refunded_at") {
-                try fields.mark(9)
-                value.refundedAt = try reader.optionalDate()
-            } else if reader.key(key, is: "ownership_type") {
-                try fields.mark(10)
-                value.ownershipType = try reader.lenientRawValue()
-            } else if reader.key(key, is: "product_plan_identifier") {
-                try fields.mark(11)
-                value.productPlanIdentifier = try reader.optionalIdentifier()
-            } else if reader.key(key, is: "store_transaction_id") {
-                try fields.mark(12)
-                value.storeTransactionId = try reader.optionalIdentifier()
-            } else {
+            guard let field = Field(key, reader) else {
                 try fields.skip(key, &reader)
+                continue
+            }
+            try fields.mark(field.rawValue)
+            switch field {
+            case .purchaseDate: purchaseDate = try reader.requiredDate()
+            case .originalPurchaseDate: value.originalPurchaseDate = try reader.optionalDate()
+            case .expiresDate: value.expiresDate = try reader.optionalDate()
+            case .periodType: value.periodType = try reader.lenientRawValue()
+            case .store: value.store = try reader.lenientRawValue()
+            case .isSandbox: value.isSandbox = try reader.consumeNull() ? false : try reader.bool()
+            case .unsubscribeDetectedAt: value.unsubscribeDetectedAt = try reader.optionalDate()
+            case .billingIssuesDetectedAt: value.billingIssuesDetectedAt = try reader.optionalDate()
+            case .gracePeriodExpiresDate: value.gracePeriodExpiresDate = try reader.optionalDate()
+            case .refundedAt: value.refundedAt = try reader.optionalDate()
+            case .ownershipType: value.ownershipType = try reader.lenientRawValue()
+            case .productPlanIdentifier: value.productPlanIdentifier = try reader.optionalIdentifier()
+            case .storeTransactionId: value.storeTransactionId = try reader.optionalIdentifier()
             }
         }
         guard let purchaseDate else { throw JSONFastPathMiss() }
         value.purchaseDate = purchaseDate
         self = value
+    }
+
+    private enum Field: Int {
+        case purchaseDate, originalPurchaseDate, expiresDate, periodType, store, isSandbox, unsubscribeDetectedAt
+        case billingIssuesDetectedAt, gracePeriodExpiresDate, refundedAt, ownershipType, productPlanIdentifier
+        case storeTransactionId
+
+        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+            let field: Self? =
+                switch key.count {
+                case 5: reader.key(key, is: "store") ? .store : nil
+                case 10: reader.key(key, is: "is_sandbox") ? .isSandbox : nil
+                case 11:
+                    reader.key(key, is: "period_type")
+                        ? .periodType : reader.key(key, is: "refunded_at") ? .refundedAt : nil
+                case 12: reader.key(key, is: "expires_date") ? .expiresDate : nil
+                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
+                case 14: reader.key(key, is: "ownership_type") ? .ownershipType : nil
+                case 20: reader.key(key, is: "store_transaction_id") ? .storeTransactionId : nil
+                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                case 23:
+                    reader.key(key, is: "unsubscribe_detected_at")
+                        ? .unsubscribeDetectedAt
+                        : reader.key(key, is: "product_plan_identifier") ? .productPlanIdentifier : nil
+                case 25: reader.key(key, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
+                case 26: reader.key(key, is: "billing_issues_detected_at") ? .billingIssuesDetectedAt : nil
+                default: nil
+                }
+            guard let field else { return nil }
+            self = field
+        }
     }
 }
 
@@ -183,30 +231,43 @@ extension RevenueCatNonSubscription {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            if reader.key(key, is: "store_transaction_id") {
-                try fields.mark(0)
-                storeTransactionId = try reader.optionalIdentifier()
-            } else if reader.key(key, is: "purchase_date") {
-                try fields.mark(1)
-                purchaseDate = try reader.requiredDate()
-            } else if reader.key(key, is: "original_purchase_date") {
-                try fields.mark(2)
-                originalPurchaseDate = try reader.optionalDate()
-            } else if reader.key(key, is: "store") {
-                try fields.mark(3)
-                store = try reader.lenientRawValue()
-            } else if reader.key(key, is: "is_sandbox") {
-                try fields.mark(4)
+            guard let field = Field(key, reader) else {
+                try fields.skip(key, &reader)
+                continue
+            }
+            try fields.mark(field.rawValue)
+            switch field {
+            case .storeTransactionId: storeTransactionId = try reader.optionalIdentifier()
+            case .purchaseDate: purchaseDate = try reader.requiredDate()
+            case .originalPurchaseDate: originalPurchaseDate = try reader.optionalDate()
+            case .store: store = try reader.lenientRawValue()
+            case .isSandbox:
                 guard !(try reader.consumeNull()) else { throw JSONFastPathMiss() }
                 isSandbox = try reader.bool()
-            } else {
-                try fields.skip(key, &reader)
             }
         }
         guard let purchaseDate, let isSandbox else { throw JSONFastPathMiss() }
         self.init(
             productId: productId, index: index, storeTransactionId: storeTransactionId, purchaseDate: purchaseDate,
             originalPurchaseDate: originalPurchaseDate, store: store, isSandbox: isSandbox)
+    }
+
+    private enum Field: Int {
+        case storeTransactionId, purchaseDate, originalPurchaseDate, store, isSandbox
+
+        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+            let field: Self? =
+                switch key.count {
+                case 5: reader.key(key, is: "store") ? .store : nil
+                case 10: reader.key(key, is: "is_sandbox") ? .isSandbox : nil
+                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
+                case 20: reader.key(key, is: "store_transaction_id") ? .storeTransactionId : nil
+                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                default: nil
+                }
+            guard let field else { return nil }
+            self = field
+        }
     }
 }
 
@@ -220,21 +281,18 @@ extension RevenueCatEntitlementRecord {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            if reader.key(key, is: "product_identifier") {
-                try fields.mark(0)
+            guard let field = Field(key, reader) else {
+                try fields.skip(key, &reader)
+                continue
+            }
+            try fields.mark(field.rawValue)
+            switch field {
+            case .productIdentifier:
                 guard !(try reader.consumeNull()) else { throw JSONFastPathMiss() }
                 productIdentifier = try reader.string()
-            } else if reader.key(key, is: "expires_date") {
-                try fields.mark(1)
-                expiresDate = .some(try reader.optionalDate())
-            } else if reader.key(key, is: "purchase_date") {
-                try fields.mark(2)
-                purchaseDate = try reader.optionalDate()
-            } else if reader.key(key, is: "grace_period_expires_date") {
-                try fields.mark(3)
-                gracePeriodExpiresDate = try reader.optionalDate()
-            } else {
-                try fields.skip(key, &reader)
+            case .expiresDate: expiresDate = .some(try reader.optionalDate())
+            case .purchaseDate: purchaseDate = try reader.optionalDate()
+            case .gracePeriodExpiresDate: gracePeriodExpiresDate = try reader.optionalDate()
             }
         }
         // The expiry key is required even when null (see the general reader).
@@ -243,13 +301,30 @@ extension RevenueCatEntitlementRecord {
             id: id, productIdentifier: productIdentifier, expiresDate: expiresDate, purchaseDate: purchaseDate,
             gracePeriodExpiresDate: gracePeriodExpiresDate)
     }
+
+    private enum Field: Int {
+        case productIdentifier, expiresDate, purchaseDate, gracePeriodExpiresDate
+
+        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+            let field: Self? =
+                switch key.count {
+                case 12: reader.key(key, is: "expires_date") ? .expiresDate : nil
+                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
+                case 18: reader.key(key, is: "product_identifier") ? .productIdentifier : nil
+                case 25: reader.key(key, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
+                default: nil
+                }
+            guard let field else { return nil }
+            self = field
+        }
+    }
 }
 
 /// The keys of one object seen so far: a bit per key the reader knows, a list for the others, so a
 /// repeated key (a syntax error) is a miss.
 private struct KnownFields {
     private var mask: UInt32 = 0
-    private var others: [JSONKeySpan] = []
+    private var others = JSONSeenKeys()
 
     mutating func mark(_ bit: Int) throws(JSONFastPathMiss) {
         let flag: UInt32 = 1 << bit
@@ -298,7 +373,7 @@ extension JSONByteReader {
         if try consumeNull() { return }
         try beginObject()
         var isFirst = true
-        var seen: [JSONKeySpan] = []
+        var seen = JSONSeenKeys()
         while let key = try nextKey(&isFirst) {
             try checkUnique(key, among: &seen)
             try body(string(of: key), &self)

@@ -36,7 +36,8 @@ struct CanonicalJSONEncoder: ~Copyable {
     static func encodeData(_ snapshot: EntitlementSnapshot, pretty: Bool) -> Data {
         var encoder = CanonicalJSONEncoder(pretty: pretty)
         encoder.writeDocument(snapshot)
-        return encoder.bytes.data
+        // Room for the line break a JSON Lines writer appends, so that append does not copy the line again.
+        return encoder.bytes.data(spare: 1)
     }
 
     private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
@@ -48,21 +49,21 @@ struct CanonicalJSONEncoder: ~Copyable {
     mutating func write(_ snapshot: EntitlementSnapshot) {
         beginObject()
         key("activeEntitlementIds")
-        let active = snapshot.activeEntitlementIds
-        if active.isEmpty {
+        // Sorted once: `activeEntitlementIds` is `all` filtered, and sorting again was a large part of the time.
+        let entitlements = snapshot.all
+        if !entitlements.contains(where: \.isActive) {
             raw("[]")
         } else {
             beginArray()
-            for id in active {
+            for entitlement in entitlements where entitlement.isActive {
                 element()
-                string(id)
+                string(entitlement.id)
             }
             endArray()
         }
         key("appUserId")
         string(snapshot.appUserId)
         key("entitlements")
-        let entitlements = snapshot.all
         if entitlements.isEmpty {
             raw("{}")
         } else {
@@ -224,12 +225,36 @@ struct CanonicalJSONEncoder: ~Copyable {
         separator()
     }
 
-    /// A key of the unified form: plain ASCII that needs no escaping.
+    /// A key of the unified form: plain ASCII that needs no escaping. Written in one reservation, with
+    /// the separator before it.
     private mutating func key(_ name: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        colon()
+        let length = name.utf8CodeUnitCount
+        let start = bytes.tail(reserving: length + 6 + 2 * depth)
+        var cursor = start
+        if !isFirstMember {
+            cursor.pointee = UInt8(ascii: ",")
+            cursor += 1
+        }
+        isFirstMember = false
+        if pretty { cursor = newline(at: cursor) }
+        cursor.pointee = UInt8(ascii: "\"")
+        (cursor + 1).update(from: name.utf8Start, count: length)
+        cursor += length + 1
+        cursor[0] = UInt8(ascii: "\"")
+        cursor[1] = UInt8(ascii: ":")
+        cursor += 2
+        if pretty {
+            cursor.pointee = UInt8(ascii: " ")
+            cursor += 1
+        }
+        bytes.commit(cursor - start)
+    }
+
+    /// A line break and the indentation of `depth` at `cursor` (room reserved by the caller); the end.
+    private func newline(at cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        cursor.pointee = 0x0A
+        (cursor + 1).update(repeating: 0x20, count: 2 * depth)
+        return cursor + 1 + 2 * depth
     }
 
     /// A key that comes from the data (an entitlement id).
@@ -244,12 +269,6 @@ struct CanonicalJSONEncoder: ~Copyable {
         }
     }
 
-    private mutating func colon() {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
-    }
-
     private mutating func newline() {
         bytes.append(0x0A)
         for _ in 0..<depth {
@@ -259,7 +278,9 @@ struct CanonicalJSONEncoder: ~Copyable {
     }
 
     private mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let length = text.utf8CodeUnitCount
+        bytes.tail(reserving: length).update(from: text.utf8Start, count: length)
+        bytes.commit(length)
     }
 
     // MARK: Values
@@ -281,9 +302,18 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// A JSON string: the escapes the canonical writer uses (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`,
     /// `\u00XX` in lowercase for other control characters), every other byte copied as it is.
     private mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // Most strings (ids, enum values) need no escape: copied with their quotes in one reservation.
+            if !Self.needsEscape(utf8) {
+                let start = bytes.tail(reserving: utf8.count + 2)
+                start.pointee = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
+                start[utf8.count + 1] = UInt8(ascii: "\"")
+                bytes.commit(utf8.count + 2)
+                return
+            }
+            bytes.append(UInt8(ascii: "\""))
             var start = 0
             for index in utf8.indices {
                 let byte = utf8[index]
@@ -293,8 +323,34 @@ struct CanonicalJSONEncoder: ~Copyable {
                 start = index + 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `utf8` holds a byte the canonical writer escapes (`"`, `\\`, a control character); eight
+    /// bytes at a time.
+    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= utf8.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // Per byte: zero after the xor (a quote or a backslash), or below 0x20 (high bit clear only).
+            let marked =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if marked & high != 0 { return true }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -330,34 +386,39 @@ struct CanonicalJSONEncoder: ~Copyable {
             return
         }
         let (year, month, day, millisecondOfDay) = RFC3339.civilComponents(ofMilliseconds: milliseconds)
-        bytes.append(UInt8(ascii: "\""))
-        twoDigits(year / 100)
-        twoDigits(year % 100)
-        bytes.append(UInt8(ascii: "-"))
-        twoDigits(month)
-        bytes.append(UInt8(ascii: "-"))
-        twoDigits(day)
-        bytes.append(UInt8(ascii: "T"))
-        twoDigits(millisecondOfDay / 3_600_000)
-        bytes.append(UInt8(ascii: ":"))
-        twoDigits(millisecondOfDay / 60_000 % 60)
-        bytes.append(UInt8(ascii: ":"))
-        twoDigits(millisecondOfDay / 1000 % 60)
+        // `"YYYY-MM-DDTHH:MM:SS.sssZ"` at most: written in place in one reservation.
+        let start = bytes.tail(reserving: 26)
+        start[0] = UInt8(ascii: "\"")
+        Self.twoDigits(year / 100, at: start + 1)
+        Self.twoDigits(year % 100, at: start + 3)
+        start[5] = UInt8(ascii: "-")
+        Self.twoDigits(month, at: start + 6)
+        start[8] = UInt8(ascii: "-")
+        Self.twoDigits(day, at: start + 9)
+        start[11] = UInt8(ascii: "T")
+        Self.twoDigits(millisecondOfDay / 3_600_000, at: start + 12)
+        start[14] = UInt8(ascii: ":")
+        Self.twoDigits(millisecondOfDay / 60_000 % 60, at: start + 15)
+        start[17] = UInt8(ascii: ":")
+        Self.twoDigits(millisecondOfDay / 1000 % 60, at: start + 18)
+        var length = 20
         let fraction = millisecondOfDay % 1000
         if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-            twoDigits(fraction % 100)
+            start[20] = UInt8(ascii: ".")
+            start[21] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction / 100)
+            Self.twoDigits(fraction % 100, at: start + 22)
+            length = 24
         }
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(UInt8(ascii: "\""))
+        start[length] = UInt8(ascii: "Z")
+        start[length + 1] = UInt8(ascii: "\"")
+        bytes.commit(length + 2)
     }
 
-    /// `value` (0…99) as two decimal digits.
+    /// `value` (0…99) as two decimal digits at `cursor`.
     @inline(__always)
-    private mutating func twoDigits(_ value: Int64) {
-        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+    private static func twoDigits(_ value: Int64, at cursor: UnsafeMutablePointer<UInt8>) {
+        cursor[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+        cursor[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `minimumWidth`.
