@@ -118,7 +118,7 @@ extension JSONByteReader {
 /// key table), a list for the others, so a repeated key — a syntax error — is a miss.
 struct QonversionSeenKeys {
     private var mask: UInt32 = 0
-    private var others: [JSONKeySpan] = []
+    private var others = JSONSeenKeys()
 
     init() {}
 
