@@ -40,12 +40,14 @@ package struct ByteSink: ~Copyable {
     /// Room for `needed` more bytes: write them from the returned pointer on, then ``commit(_:)`` as many
     /// as were written. One call per value instead of one per byte: the single-byte `append` is not inlined
     /// into the encoder's module by this toolchain (noncopyable type), and a call per byte was 7 % of `migrate`.
+    @inlinable
     package mutating func tail(reserving needed: Int) -> UnsafeMutablePointer<UInt8> {
         if count + needed > capacity { grow(to: count + needed) }
         return base + count
     }
 
     /// Counts `written` bytes put after ``tail(reserving:)`` as part of the text.
+    @inlinable
     package mutating func commit(_ written: Int) {
         count += written
     }

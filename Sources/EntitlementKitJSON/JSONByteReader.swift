@@ -105,6 +105,8 @@ package struct JSONByteReader {
     /// The next byte after whitespace, not consumed.
     @inlinable
     package mutating func peek() throws(JSONFastPathMiss) -> UInt8 {
+        // Compact documents have no whitespace between tokens: one comparison decides.
+        if position < bytes.count, bytes[position] > 0x20 { return bytes[position] }
         skipWhitespace()
         guard position < bytes.count else { throw JSONFastPathMiss() }
         return bytes[position]
@@ -180,8 +182,29 @@ package struct JSONByteReader {
     /// compared with one or two names of its length rather than with every name in turn.
     @inlinable @inline(__always)
     package func key(_ key: JSONKeySpan, is name: StaticString) -> Bool {
-        guard key.count == name.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
-        return memcmp(base + key.start, name.utf8Start, key.count) == 0
+        Self.key(key, in: bytes, is: name)
+    }
+
+    /// ``key(_:is:)`` without the reader: for dispatch helpers that take only the document's bytes (passing
+    /// the reader itself would copy it).
+    @inlinable @inline(__always)
+    package static func key(_ key: JSONKeySpan, in bytes: UnsafeBufferPointer<UInt8>, is name: StaticString) -> Bool {
+        let count = key.count
+        guard count == name.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        let text = UnsafeRawPointer(base + key.start)
+        let expected = UnsafeRawPointer(name.utf8Start)
+        guard count >= 8 else { return memcmp(text, expected, count) == 0 }
+        // Whole words, the last one overlapping the one before: no byte loop, no call.
+        var offset = 0
+        while offset + 8 < count {
+            guard
+                text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        return text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == expected.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
 
     /// Whether two keys are the same text.
@@ -243,6 +266,21 @@ package struct JSONByteReader {
 
     /// An RFC 3339 date string, as milliseconds since 1970.
     package mutating func date() throws(JSONFastPathMiss) -> Date {
+        // The layout nearly every date has, `"YYYY-MM-DDTHH:MM:SS[.sss]Z"`, is read in place; any other
+        // text goes through the general RFC 3339 parser below (same arithmetic, same checks).
+        if try peek() == UInt8(ascii: "\""), let base = bytes.baseAddress {
+            let available = bytes.count - position
+            var length = 20
+            while length <= 24 {
+                if available >= length + 2, base[position + length + 1] == UInt8(ascii: "\""),
+                    let milliseconds = RFC3339.milliseconds(fixedLayoutAt: base + position + 1, length: length)
+                {
+                    position += length + 2
+                    return Date(millisecondsSince1970: milliseconds)
+                }
+                length += 4
+            }
+        }
         let (start, end, plain) = try stringSpan()
         guard plain == .ascii,
             let milliseconds = RFC3339.milliseconds(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]))

@@ -68,6 +68,13 @@ extension RevenueCatSubscriber {
         return purchases
     }
 
+    /// `purchasesByProductId[productId]` without building the map (the snapshot mapping looks up one
+    /// product per entitlement): the one-time product's last purchase, else the subscription.
+    func purchase(forProduct productId: String) -> RevenueCatPurchase? {
+        if let last = nonSubscriptions[productId]?.last { return .nonSubscription(last) }
+        return subscriptions[productId].map(RevenueCatPurchase.subscription)
+    }
+
     /// Every one-time purchase of every product, oldest first. Purchases made at the same instant are
     /// ordered by product id (UTF-8 bytes), then by their place in the product's list.
     var nonSubscriptionPurchasesOldestFirst: [RevenueCatNonSubscription] {

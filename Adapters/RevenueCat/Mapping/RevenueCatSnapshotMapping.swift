@@ -8,11 +8,10 @@ import Foundation
 extension RevenueCatResponse {
     /// The unified snapshot of this response evaluated at `instant`.
     func snapshot(provider: ProviderID, at instant: Date) -> EntitlementSnapshot {
-        let purchases = subscriber.purchasesByProductId
         // An entitlement whose product is in neither `subscriptions` nor `non_subscriptions` is left out,
         // as RevenueCat's SDKs do: without its purchase nothing but the dates would be known.
         let entitlements = subscriber.entitlements.values.compactMap { record -> Entitlement? in
-            guard let purchase = purchases[record.productIdentifier] else { return nil }
+            guard let purchase = subscriber.purchase(forProduct: record.productIdentifier) else { return nil }
             return Entitlement(revenueCat: record, joined: purchase, at: instant)
         }
         return EntitlementSnapshot(

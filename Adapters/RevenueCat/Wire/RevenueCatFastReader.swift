@@ -17,7 +17,7 @@ extension RevenueCatResponse {
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
             reader.recordTopLevelKey(key)
-            switch Field(key, reader) {
+            switch Field(key, reader.bytes) {
             case .requestDate:
                 try fields.mark(Field.requestDate.rawValue)
                 requestDate = try reader.requiredDate()
@@ -42,17 +42,21 @@ extension RevenueCatResponse {
         /// `schemaVersion`, `response`, `success`, `data`, `object`, `code`, `message`, `error`.
         case foreign
 
-        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+        init?(_ key: JSONKeySpan, _ bytes: UnsafeBufferPointer<UInt8>) {
             let field: Self? =
                 switch key.count {
-                case 4: reader.key(key, is: "data") || reader.key(key, is: "code") ? .foreign : nil
-                case 5: reader.key(key, is: "error") ? .foreign : nil
-                case 6: reader.key(key, is: "object") ? .foreign : nil
-                case 7: reader.key(key, is: "success") || reader.key(key, is: "message") ? .foreign : nil
-                case 8: reader.key(key, is: "response") ? .foreign : nil
-                case 10: reader.key(key, is: "subscriber") ? .subscriber : nil
-                case 12: reader.key(key, is: "request_date") ? .requestDate : nil
-                case 13: reader.key(key, is: "schemaVersion") ? .foreign : nil
+                case 4:
+                    JSONByteReader.key(key, in: bytes, is: "data") || JSONByteReader.key(key, in: bytes, is: "code")
+                        ? .foreign : nil
+                case 5: JSONByteReader.key(key, in: bytes, is: "error") ? .foreign : nil
+                case 6: JSONByteReader.key(key, in: bytes, is: "object") ? .foreign : nil
+                case 7:
+                    JSONByteReader.key(key, in: bytes, is: "success")
+                        || JSONByteReader.key(key, in: bytes, is: "message") ? .foreign : nil
+                case 8: JSONByteReader.key(key, in: bytes, is: "response") ? .foreign : nil
+                case 10: JSONByteReader.key(key, in: bytes, is: "subscriber") ? .subscriber : nil
+                case 12: JSONByteReader.key(key, in: bytes, is: "request_date") ? .requestDate : nil
+                case 13: JSONByteReader.key(key, in: bytes, is: "schemaVersion") ? .foreign : nil
                 default: nil
                 }
             guard let field else { return nil }
@@ -75,7 +79,7 @@ extension RevenueCatSubscriber {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            guard let field = Field(key, reader) else {
+            guard let field = Field(key, reader.bytes) else {
                 try fields.skip(key, &reader)
                 continue
             }
@@ -129,17 +133,19 @@ extension RevenueCatSubscriber {
         case originalAppUserId, firstSeen, managementURL, originalApplicationVersion, originalPurchaseDate
         case subscriptions, nonSubscriptions, entitlements
 
-        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+        init?(_ key: JSONKeySpan, _ bytes: UnsafeBufferPointer<UInt8>) {
             let field: Self? =
                 switch key.count {
-                case 10: reader.key(key, is: "first_seen") ? .firstSeen : nil
-                case 12: reader.key(key, is: "entitlements") ? .entitlements : nil
-                case 13: reader.key(key, is: "subscriptions") ? .subscriptions : nil
-                case 14: reader.key(key, is: "management_url") ? .managementURL : nil
-                case 17: reader.key(key, is: "non_subscriptions") ? .nonSubscriptions : nil
-                case 20: reader.key(key, is: "original_app_user_id") ? .originalAppUserId : nil
-                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
-                case 28: reader.key(key, is: "original_application_version") ? .originalApplicationVersion : nil
+                case 10: JSONByteReader.key(key, in: bytes, is: "first_seen") ? .firstSeen : nil
+                case 12: JSONByteReader.key(key, in: bytes, is: "entitlements") ? .entitlements : nil
+                case 13: JSONByteReader.key(key, in: bytes, is: "subscriptions") ? .subscriptions : nil
+                case 14: JSONByteReader.key(key, in: bytes, is: "management_url") ? .managementURL : nil
+                case 17: JSONByteReader.key(key, in: bytes, is: "non_subscriptions") ? .nonSubscriptions : nil
+                case 20: JSONByteReader.key(key, in: bytes, is: "original_app_user_id") ? .originalAppUserId : nil
+                case 22: JSONByteReader.key(key, in: bytes, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                case 28:
+                    JSONByteReader.key(key, in: bytes, is: "original_application_version")
+                        ? .originalApplicationVersion : nil
                 default: nil
                 }
             guard let field else { return nil }
@@ -160,7 +166,7 @@ extension RevenueCatSubscription {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            guard let field = Field(key, reader) else {
+            guard let field = Field(key, reader.bytes) else {
                 try fields.skip(key, &reader)
                 continue
             }
@@ -191,25 +197,29 @@ extension RevenueCatSubscription {
         case billingIssuesDetectedAt, gracePeriodExpiresDate, refundedAt, ownershipType, productPlanIdentifier
         case storeTransactionId
 
-        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+        init?(_ key: JSONKeySpan, _ bytes: UnsafeBufferPointer<UInt8>) {
             let field: Self? =
                 switch key.count {
-                case 5: reader.key(key, is: "store") ? .store : nil
-                case 10: reader.key(key, is: "is_sandbox") ? .isSandbox : nil
+                case 5: JSONByteReader.key(key, in: bytes, is: "store") ? .store : nil
+                case 10: JSONByteReader.key(key, in: bytes, is: "is_sandbox") ? .isSandbox : nil
                 case 11:
-                    reader.key(key, is: "period_type")
-                        ? .periodType : reader.key(key, is: "refunded_at") ? .refundedAt : nil
-                case 12: reader.key(key, is: "expires_date") ? .expiresDate : nil
-                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
-                case 14: reader.key(key, is: "ownership_type") ? .ownershipType : nil
-                case 20: reader.key(key, is: "store_transaction_id") ? .storeTransactionId : nil
-                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                    JSONByteReader.key(key, in: bytes, is: "period_type")
+                        ? .periodType : JSONByteReader.key(key, in: bytes, is: "refunded_at") ? .refundedAt : nil
+                case 12: JSONByteReader.key(key, in: bytes, is: "expires_date") ? .expiresDate : nil
+                case 13: JSONByteReader.key(key, in: bytes, is: "purchase_date") ? .purchaseDate : nil
+                case 14: JSONByteReader.key(key, in: bytes, is: "ownership_type") ? .ownershipType : nil
+                case 20: JSONByteReader.key(key, in: bytes, is: "store_transaction_id") ? .storeTransactionId : nil
+                case 22: JSONByteReader.key(key, in: bytes, is: "original_purchase_date") ? .originalPurchaseDate : nil
                 case 23:
-                    reader.key(key, is: "unsubscribe_detected_at")
+                    JSONByteReader.key(key, in: bytes, is: "unsubscribe_detected_at")
                         ? .unsubscribeDetectedAt
-                        : reader.key(key, is: "product_plan_identifier") ? .productPlanIdentifier : nil
-                case 25: reader.key(key, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
-                case 26: reader.key(key, is: "billing_issues_detected_at") ? .billingIssuesDetectedAt : nil
+                        : JSONByteReader.key(key, in: bytes, is: "product_plan_identifier")
+                            ? .productPlanIdentifier : nil
+                case 25:
+                    JSONByteReader.key(key, in: bytes, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
+                case 26:
+                    JSONByteReader.key(key, in: bytes, is: "billing_issues_detected_at")
+                        ? .billingIssuesDetectedAt : nil
                 default: nil
                 }
             guard let field else { return nil }
@@ -231,7 +241,7 @@ extension RevenueCatNonSubscription {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            guard let field = Field(key, reader) else {
+            guard let field = Field(key, reader.bytes) else {
                 try fields.skip(key, &reader)
                 continue
             }
@@ -255,14 +265,14 @@ extension RevenueCatNonSubscription {
     private enum Field: Int {
         case storeTransactionId, purchaseDate, originalPurchaseDate, store, isSandbox
 
-        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+        init?(_ key: JSONKeySpan, _ bytes: UnsafeBufferPointer<UInt8>) {
             let field: Self? =
                 switch key.count {
-                case 5: reader.key(key, is: "store") ? .store : nil
-                case 10: reader.key(key, is: "is_sandbox") ? .isSandbox : nil
-                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
-                case 20: reader.key(key, is: "store_transaction_id") ? .storeTransactionId : nil
-                case 22: reader.key(key, is: "original_purchase_date") ? .originalPurchaseDate : nil
+                case 5: JSONByteReader.key(key, in: bytes, is: "store") ? .store : nil
+                case 10: JSONByteReader.key(key, in: bytes, is: "is_sandbox") ? .isSandbox : nil
+                case 13: JSONByteReader.key(key, in: bytes, is: "purchase_date") ? .purchaseDate : nil
+                case 20: JSONByteReader.key(key, in: bytes, is: "store_transaction_id") ? .storeTransactionId : nil
+                case 22: JSONByteReader.key(key, in: bytes, is: "original_purchase_date") ? .originalPurchaseDate : nil
                 default: nil
                 }
             guard let field else { return nil }
@@ -281,7 +291,7 @@ extension RevenueCatEntitlementRecord {
         try reader.beginObject()
         var isFirst = true
         while let key = try reader.nextKey(&isFirst) {
-            guard let field = Field(key, reader) else {
+            guard let field = Field(key, reader.bytes) else {
                 try fields.skip(key, &reader)
                 continue
             }
@@ -305,13 +315,14 @@ extension RevenueCatEntitlementRecord {
     private enum Field: Int {
         case productIdentifier, expiresDate, purchaseDate, gracePeriodExpiresDate
 
-        init?(_ key: JSONKeySpan, _ reader: JSONByteReader) {
+        init?(_ key: JSONKeySpan, _ bytes: UnsafeBufferPointer<UInt8>) {
             let field: Self? =
                 switch key.count {
-                case 12: reader.key(key, is: "expires_date") ? .expiresDate : nil
-                case 13: reader.key(key, is: "purchase_date") ? .purchaseDate : nil
-                case 18: reader.key(key, is: "product_identifier") ? .productIdentifier : nil
-                case 25: reader.key(key, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
+                case 12: JSONByteReader.key(key, in: bytes, is: "expires_date") ? .expiresDate : nil
+                case 13: JSONByteReader.key(key, in: bytes, is: "purchase_date") ? .purchaseDate : nil
+                case 18: JSONByteReader.key(key, in: bytes, is: "product_identifier") ? .productIdentifier : nil
+                case 25:
+                    JSONByteReader.key(key, in: bytes, is: "grace_period_expires_date") ? .gracePeriodExpiresDate : nil
                 default: nil
                 }
             guard let field else { return nil }

@@ -42,7 +42,7 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
         write(snapshot)
-        if pretty { bytes.append(0x0A) }
+        if pretty { put(0x0A) }
     }
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
@@ -189,8 +189,27 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     // MARK: Structure
 
+    /// Room for `needed` more bytes at the returned pointer; ``commit(_:)`` what was written. Works on the
+    /// sink's storage directly: calls into the JSON module per write are not inlined by this toolchain.
+    @inline(__always)
+    private mutating func reserve(_ needed: Int) -> UnsafeMutablePointer<UInt8> {
+        if bytes.count + needed > bytes.capacity { bytes.grow(to: bytes.count + needed) }
+        return bytes.base + bytes.count
+    }
+
+    @inline(__always)
+    private mutating func commit(_ written: Int) {
+        bytes.count += written
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        commit(1)
+    }
+
     private mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         depth += 1
         isFirstMember = true
     }
@@ -198,12 +217,12 @@ struct CanonicalJSONEncoder: ~Copyable {
     private mutating func endObject() {
         depth -= 1
         if pretty { newline() }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
         isFirstMember = false
     }
 
     private mutating func beginArray() {
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         depth += 1
         isFirstMember = true
     }
@@ -211,12 +230,12 @@ struct CanonicalJSONEncoder: ~Copyable {
     private mutating func endArray() {
         depth -= 1
         if pretty { newline() }
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
         isFirstMember = false
     }
 
     private mutating func separator() {
-        if !isFirstMember { bytes.append(UInt8(ascii: ",")) }
+        if !isFirstMember { put(UInt8(ascii: ",")) }
         isFirstMember = false
         if pretty { newline() }
     }
@@ -229,7 +248,7 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// the separator before it.
     private mutating func key(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
-        let start = bytes.tail(reserving: length + 6 + 2 * depth)
+        let start = reserve(length + 6 + 2 * depth)
         var cursor = start
         if !isFirstMember {
             cursor.pointee = UInt8(ascii: ",")
@@ -247,7 +266,7 @@ struct CanonicalJSONEncoder: ~Copyable {
             cursor.pointee = UInt8(ascii: " ")
             cursor += 1
         }
-        bytes.commit(cursor - start)
+        commit(cursor - start)
     }
 
     /// A line break and the indentation of `depth` at `cursor` (room reserved by the caller); the end.
@@ -262,25 +281,25 @@ struct CanonicalJSONEncoder: ~Copyable {
         separator()
         string(name)
         if pretty {
-            bytes.append(UInt8(ascii: ":"))
-            bytes.append(UInt8(ascii: " "))
+            put(UInt8(ascii: ":"))
+            put(UInt8(ascii: " "))
         } else {
-            bytes.append(UInt8(ascii: ":"))
+            put(UInt8(ascii: ":"))
         }
     }
 
     private mutating func newline() {
-        bytes.append(0x0A)
+        put(0x0A)
         for _ in 0..<depth {
-            bytes.append(0x20)
-            bytes.append(0x20)
+            put(0x20)
+            put(0x20)
         }
     }
 
     private mutating func raw(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
-        bytes.tail(reserving: length).update(from: text.utf8Start, count: length)
-        bytes.commit(length)
+        reserve(length).update(from: text.utf8Start, count: length)
+        commit(length)
     }
 
     // MARK: Values
@@ -306,14 +325,14 @@ struct CanonicalJSONEncoder: ~Copyable {
         text.withUTF8 { utf8 in
             // Most strings (ids, enum values) need no escape: copied with their quotes in one reservation.
             if !Self.needsEscape(utf8) {
-                let start = bytes.tail(reserving: utf8.count + 2)
+                let start = reserve(utf8.count + 2)
                 start.pointee = UInt8(ascii: "\"")
                 if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
                 start[utf8.count + 1] = UInt8(ascii: "\"")
-                bytes.commit(utf8.count + 2)
+                commit(utf8.count + 2)
                 return
             }
-            bytes.append(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
             var start = 0
             for index in utf8.indices {
                 let byte = utf8[index]
@@ -323,7 +342,7 @@ struct CanonicalJSONEncoder: ~Copyable {
                 start = index + 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            bytes.append(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
         }
     }
 
@@ -354,18 +373,18 @@ struct CanonicalJSONEncoder: ~Copyable {
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        put(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0D: put(UInt8(ascii: "r"))
+        case 0x09: put(UInt8(ascii: "t"))
+        case 0x08: put(UInt8(ascii: "b"))
+        case 0x0C: put(UInt8(ascii: "f"))
         default:
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
             for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
-                bytes.append(digit)
+                put(digit)
             }
         }
     }
@@ -380,14 +399,14 @@ struct CanonicalJSONEncoder: ~Copyable {
         let milliseconds = date.millisecondsSince1970
         guard RFC3339.supportedMilliseconds.contains(milliseconds) else {
             // Years outside 1…9999 are written by the general formatter; no adapter produces them.
-            bytes.append(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
             bytes.append(contentsOf: RFC3339.string(from: date).utf8)
-            bytes.append(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
             return
         }
         let (year, month, day, millisecondOfDay) = RFC3339.civilComponents(ofMilliseconds: milliseconds)
         // `"YYYY-MM-DDTHH:MM:SS.sssZ"` at most: written in place in one reservation.
-        let start = bytes.tail(reserving: 26)
+        let start = reserve(26)
         start[0] = UInt8(ascii: "\"")
         Self.twoDigits(year / 100, at: start + 1)
         Self.twoDigits(year % 100, at: start + 3)
@@ -411,7 +430,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         }
         start[length] = UInt8(ascii: "Z")
         start[length + 1] = UInt8(ascii: "\"")
-        bytes.commit(length + 2)
+        commit(length + 2)
     }
 
     /// `value` (0…99) as two decimal digits at `cursor`.
@@ -439,7 +458,7 @@ struct CanonicalJSONEncoder: ~Copyable {
                 buffer[count] = UInt8(ascii: "0")
                 count += 1
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            for index in stride(from: count - 1, through: 0, by: -1) { put(buffer[index]) }
         }
     }
 }
