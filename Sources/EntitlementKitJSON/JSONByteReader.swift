@@ -103,10 +103,16 @@ package struct JSONByteReader {
     }
 
     /// The next byte after whitespace, not consumed.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func peek() throws(JSONFastPathMiss) -> UInt8 {
-        // Compact documents have no whitespace between tokens: one comparison decides.
+        // Compact documents have no whitespace between tokens: one comparison decides, in line.
         if position < bytes.count, bytes[position] > 0x20 { return bytes[position] }
+        return try peekAfterWhitespace()
+    }
+
+    /// ``peek()`` when the next byte may be whitespace.
+    @usableFromInline
+    package mutating func peekAfterWhitespace() throws(JSONFastPathMiss) -> UInt8 {
         skipWhitespace()
         guard position < bytes.count else { throw JSONFastPathMiss() }
         return bytes[position]

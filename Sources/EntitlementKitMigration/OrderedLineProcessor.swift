@@ -8,7 +8,9 @@ import Foundation
 /// transforming and delivering overlap: while ``jobs`` workers transform one window, the caller's thread
 /// delivers the window before it and reads the one after, so a run is as fast as its slowest stage
 /// rather than the sum of all three. At most two windows are read ahead of the one being delivered, so
-/// memory depends on the window, never on the input's size.
+/// memory depends on the window, never on the input's size. Within a window, each worker takes the next
+/// chunk no worker has taken yet, so the workers finish a window together, and a worker the system
+/// pauses (a busy machine) holds up only the chunk it is on while the others do the rest.
 public struct OrderedLineProcessor: Sendable {
     /// How many workers transform lines at once.
     public let jobs: Int
@@ -21,8 +23,8 @@ public struct OrderedLineProcessor: Sendable {
     /// delivers the previous one and reads the next.
     static let windowsInFlight = 2
 
-    /// Lines a worker takes at a time: large enough that handing work out costs nothing measurable,
-    /// small enough that the workers of a window finish together.
+    /// Lines a worker takes at a time: large enough that handing work out (a lock per chunk) costs
+    /// nothing measurable, small enough that the workers of a window finish together.
     static let chunkLineCount = 16
 
     /// Creates a processor with `jobs` workers (at least 1).
@@ -85,12 +87,16 @@ public struct OrderedLineProcessor: Sendable {
 /// One window's lines and the slots the workers write their results into.
 ///
 /// `@unchecked Sendable` because the type system cannot see the discipline that makes it safe: every
-/// slot is written once, by the one worker its chunk went to, and read only after `group.wait()`, which
-/// orders all the workers' writes before the read; `lines` is never written after creation.
+/// slot is written once, by the one worker that took its chunk (under `lock`), and read only after
+/// `group.wait()`, which orders all the workers' writes before the read; `lines` is never written after
+/// creation.
 private final class Window<Output: Sendable>: @unchecked Sendable {
     let lines: [JSONLine]
     let group = DispatchGroup()
     private let slots: UnsafeMutablePointer<Output?>
+    // Guards `nextLine`: the first line no worker has taken yet.
+    private let lock = NSLock()
+    private var nextLine = 0
 
     init(lines: [JSONLine]) {
         self.lines = lines
@@ -103,18 +109,26 @@ private final class Window<Output: Sendable>: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// Hands the window out in chunks, round robin over the workers' serial queues: each worker takes
-    /// the next window's chunks as soon as it is done with this one's.
+    /// Gives the window to every worker's serial queue: each worker takes the next untaken chunk until
+    /// none is left, then goes on to the next window. (Chunks dealt out in fixed turns left a worker
+    /// that was paused or slower holding its share of every window while the others waited.)
     func submit(to workers: [DispatchQueue], chunk: Int, transform: @escaping @Sendable (JSONLine) -> Output) {
-        var start = 0
-        var worker = 0
-        while start < lines.count {
-            let range = start..<min(start + chunk, lines.count)
-            workers[worker].async(group: group) {
-                for index in range { self.slots[index] = transform(self.lines[index]) }
+        for worker in workers {
+            worker.async(group: group) {
+                while let range = self.takeChunk(chunk) {
+                    for index in range { self.slots[index] = transform(self.lines[index]) }
+                }
             }
-            start = range.upperBound
-            worker = (worker + 1) % workers.count
+        }
+    }
+
+    /// The next `chunk` lines no worker has taken, or `nil` when every line is taken.
+    private func takeChunk(_ chunk: Int) -> Range<Int>? {
+        lock.withLock {
+            guard nextLine < lines.count else { return nil }
+            let range = nextLine..<min(nextLine + chunk, lines.count)
+            nextLine = range.upperBound
+            return range
         }
     }
 

@@ -13,6 +13,14 @@ enum ChildRun {
 
     static let decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
 
+    /// The first record of the corpus at `path`, mapped at ``instant``.
+    static func firstSnapshot(path: String) throws -> EntitlementSnapshot {
+        guard let handle = FileHandle(forReadingAtPath: path), let block = try handle.read(upToCount: 1 << 16),
+            let end = block.firstIndex(of: 0x0A)
+        else { throw BenchFailure("cannot read the first record of \(path)") }
+        return try decoder.snapshot(fromRecord: block[..<end], at: instant)
+    }
+
     /// `migrate --jobs N INPUT > /dev/null`, driven through the library as the CLI drives it.
     static func migrate(path: String, jobs: Int) throws -> String {
         guard let input = FileHandle(forReadingAtPath: path) else { throw BenchFailure("cannot open \(path)") }

@@ -11,10 +11,7 @@ struct ColdLoad {
 
     /// Measures and prints; returns the snapshot, for the warm check.
     func report() throws -> EntitlementSnapshot {
-        guard let handle = FileHandle(forReadingAtPath: corpusPath), let block = try handle.read(upToCount: 1 << 16),
-            let end = block.firstIndex(of: 0x0A)
-        else { throw BenchFailure("cannot read the first record of \(corpusPath)") }
-        let snapshot = try ChildRun.decoder.snapshot(fromRecord: block[..<end], at: ChildRun.instant)
+        let snapshot = try ChildRun.firstSnapshot(path: corpusPath)
         let file = directory.appendingPathComponent("cached-snapshot.json")
         let data = snapshot.canonicalJSONData()
         try data.write(to: file)

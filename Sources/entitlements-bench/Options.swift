@@ -17,6 +17,7 @@ struct Options {
           --no-python      skip the Python json/orjson yardstick
           --keep-corpora DIR  write the corpora into DIR and keep them, e.g. to profile one run:
                            valgrind --tool=callgrind entitlements-bench --child-migrate DIR/revenuecat.jsonl 1
+                           valgrind --tool=callgrind entitlements-bench --child-warm DIR/revenuecat.jsonl 100000
         """
 
     init(_ arguments: [String]) throws {

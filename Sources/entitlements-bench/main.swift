@@ -9,6 +9,10 @@ do {
         print(try ChildRun.migrate(path: arguments[1], jobs: Int(arguments[2]) ?? 1))
     case "--child-parity" where arguments.count == 4:
         print(try ChildRun.parity(a: arguments[1], b: arguments[2], jobs: Int(arguments[3]) ?? 1))
+    case "--child-warm" where arguments.count == 3:
+        // Only the warm check, on the first record of a kept corpus (for profiling the client).
+        let snapshot = try ChildRun.firstSnapshot(path: arguments[1])
+        try await WarmCheck.report(snapshot: snapshot, iterations: Int(arguments[2]) ?? 100_000)
     case "--help", "-h":
         print(Options.usage)
     default:

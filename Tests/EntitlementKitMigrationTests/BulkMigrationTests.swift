@@ -133,4 +133,27 @@ struct BulkMigrationTests {
         #expect(seen.count == 10)
         #expect(try transformedAtEachDelivery(windowByteCount: 1 << 20) == Array(repeating: 10, count: 10))
     }
+
+    @Test func aWorkerThatIsHeldUpDelaysOnlyTheChunkItIsOn() throws {
+        // One window of 64 lines on 2 workers. Transforming line 1 waits until every line after the first
+        // chunk of 16 has been transformed. Workers that take the next untaken chunk let the other worker
+        // do all of them; chunks dealt out in fixed turns would leave lines 33–48 behind the held worker,
+        // and line 1 would wait for them until its (bounded) wait gives up.
+        let text = (1...64).map(String.init).joined(separator: "\n")
+        var reader = JSONLinesReader(data: Data(text.utf8))
+        let laterLines = DispatchSemaphore(value: 0)
+        var delivered: [Bool] = []
+        try OrderedLineProcessor(jobs: 2, windowLineCount: 64).run(
+            &reader,
+            transform: { line -> Bool in
+                if line.number > 16 { laterLines.signal() }
+                guard line.number == 1 else { return true }
+                for _ in 17...64 {
+                    if laterLines.wait(timeout: .now() + 10) == .timedOut { return false }
+                }
+                return true
+            },
+            deliver: { _, finished in delivered.append(finished) })
+        #expect(delivered == Array(repeating: true, count: 64))
+    }
 }

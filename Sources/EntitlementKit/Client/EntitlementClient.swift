@@ -46,6 +46,12 @@ public actor EntitlementClient {
     private var newestAnswers: [AppUserIdKey: EntitlementSnapshot] = [:]
     /// Entries written in this run: their `writtenAt` and the monotonic reading when written.
     private var writtenThisRun: [AppUserIdKey: (writtenAt: Date, elapsed: Duration)] = [:]
+    /// The current customer's entry as last read or written, while nothing has made it out of date: a
+    /// fresh one answers a check without a call to the cache (see ``WarmEntry``).
+    private var warm: WarmEntry?
+    /// Bumped by every change of ``warm``, so a read or write that awaited meanwhile can tell that what it
+    /// holds may be older than what the client knows.
+    private var warmRevision = 0
 
     /// Configures the client. No backend call.
     ///
@@ -137,6 +143,7 @@ public actor EntitlementClient {
     /// ``logOut()``) while the check waits, nothing it got is stored or shown: it starts again for the
     /// new customer.
     public func checkEntitlements(_ policy: FetchPolicy = .cachedOrFetched) async -> EntitlementCheck {
+        if let answer = await warmCheck(policy) { return answer }
         for _ in 0..<Self.identityAttempts {
             if let answer = await check(policy, for: appUserId, generation: identityGeneration) { return answer }
             logger.log(.debug, "check \(policy): the customer changed while it ran; checking for the new one")
@@ -169,6 +176,7 @@ public actor EntitlementClient {
         let generation = identityGeneration
         guard let entry = await cache.entry(for: id), generation == identityGeneration else { return }
         writtenThisRun[AppUserIdKey(id)] = (entry.writtenAt, monotonicClock.elapsed() - freshFor)
+        setWarm(nil)
         guard !entry.isInvalidated else { return }
         do {
             try await cache.store(entry.invalidated(), for: id)
@@ -176,6 +184,32 @@ public actor EntitlementClient {
             logger.log(.warning, "invalidateCache: the cache could not mark the entry stale (\(error.code))")
         }
         logger.log(.info, "invalidateCache: the cached entry is stale")
+    }
+
+    /// The check the current customer's entry in memory answers, without a call to the cache: a fresh
+    /// entry under any policy but `fetchCurrent`. Only the answer's `evaluatedAt` moves when nothing else
+    /// changed, and the update streams are offered it only when its access may differ from the last one
+    /// offered (or something else was offered or a stream made since). `nil`: the full check decides.
+    private func warmCheck(_ policy: FetchPolicy) async -> EntitlementCheck? {
+        guard policy != .fetchCurrent, let known = warm, known.generation == identityGeneration else { return nil }
+        let elapsed = monotonicClock.elapsed()
+        let deviceNow = deviceClock.now()
+        guard known.isFresh(elapsed: elapsed, deviceNow: deviceNow) else { return nil }
+        let (instant, floorToPersist) = advanceTrustedClock(deviceNow: deviceNow, elapsed: elapsed)
+        if let floorToPersist {
+            let revision = warmRevision
+            await persistFloor(floorToPersist)
+            guard revision == warmRevision, known.generation == identityGeneration else { return nil }
+        }
+        let (snapshot, accessMayDiffer) = known.answer(at: instant)
+        if accessMayDiffer || !(known.offeredVersion.map(broadcaster.isUnchanged(since:)) ?? false) {
+            known.offeredVersion = broadcaster.publish(snapshot)
+        }
+        logger.log(
+            .debug,
+            policy == .fromCacheOnly
+                ? "check \(policy): the cached entry answers" : "check \(policy): a fresh cached entry answers")
+        return EntitlementCheck(snapshot: snapshot, source: .cache, error: nil)
     }
 
     private func check(_ policy: FetchPolicy, for id: String, generation: Int) async -> EntitlementCheck? {
@@ -228,14 +262,33 @@ public actor EntitlementClient {
     }
 
     private func isFresh(_ entry: EntitlementCacheEntry, for id: String) -> Bool {
-        if entry.isInvalidated { return false }
+        WarmEntry.isFresh(
+            freshness(of: entry, for: id), elapsed: monotonicClock.elapsed(), deviceNow: deviceClock.now())
+    }
+
+    private func freshness(of entry: EntitlementCacheEntry, for id: String) -> WarmEntry.Freshness {
+        if entry.isInvalidated { return .never }
         if let written = writtenThisRun[AppUserIdKey(id)], written.writtenAt == entry.writtenAt {
-            return monotonicClock.elapsed() - written.elapsed < freshFor
+            return .monotonic(until: written.elapsed + freshFor)
         }
         // Written by an earlier run: only the device clock relates now to writtenAt. A clock earlier than
         // writtenAt has moved, so the entry's age is unknown: not fresh.
-        let now = deviceClock.now()
-        return entry.writtenAt <= now && now < entry.writtenAt.addingTimeInterval(freshFor.timeInterval)
+        return .deviceClock(from: entry.writtenAt, until: entry.writtenAt.addingTimeInterval(freshFor.timeInterval))
+    }
+
+    /// Keeps `entry` in memory as the current customer's (or forgets it: `nil`).
+    private func setWarm(_ entry: EntitlementCacheEntry?, for id: String) {
+        setWarm(
+            entry.map {
+                WarmEntry(
+                    appUserId: id, generation: identityGeneration, entry: $0, facts: newer($0.snapshot, for: id),
+                    freshness: freshness(of: $0, for: id))
+            })
+    }
+
+    private func setWarm(_ value: WarmEntry?) {
+        warm = value
+        warmRevision &+= 1
     }
 
     // MARK: - Identity
@@ -276,6 +329,7 @@ public actor EntitlementClient {
         identityGeneration += 1
         let newGeneration = identityGeneration
         appUserId = trimmed
+        setWarm(nil)
         await dropEntries(for: [current, previous])
         await persistAppUserId(trimmed)
         logger.log(.info, "logIn: switched customer (created: \(result.created))")
@@ -296,6 +350,7 @@ public actor EntitlementClient {
         let previous = appUserId
         identityGeneration += 1
         appUserId = provider.makeAnonymousAppUserId()
+        setWarm(nil)
         let newId = appUserId
         await dropEntries(for: [previous])
         await persistAppUserId(newId)
@@ -362,11 +417,18 @@ public actor EntitlementClient {
 
     // MARK: - Cache and clock
 
-    /// Reads `id`'s entry; its server time raises the trusted clock.
+    /// Reads `id`'s entry from the cache (always: a full check sees what another process wrote); its
+    /// server time raises the trusted clock. The current customer's entry is kept in memory, unless the
+    /// client wrote or dropped it while the read was under way.
     private func readEntry(for id: String) async -> EntitlementCacheEntry? {
+        let revision = warmRevision
+        let generation = identityGeneration
         let entry = await cache.entry(for: id)
         if let entry, let serverTime = entry.newestRequestDate ?? entry.snapshot.requestDate {
             trustedClock.observe(serverTime: serverTime, elapsed: monotonicClock.elapsed())
+        }
+        if revision == warmRevision, generation == identityGeneration, id.isSameAppUserId(as: appUserId) {
+            setWarm(entry, for: id)
         }
         return entry
     }
@@ -387,9 +449,13 @@ public actor EntitlementClient {
             writtenAt: deviceClock.now().truncatedToMilliseconds,
             newestRequestDate: trustedClock.serverNow(elapsed: elapsed)?.truncatedToMilliseconds)
         writtenThisRun[AppUserIdKey(id)] = (entry.writtenAt, elapsed)
+        setWarm(nil)
+        let revision = warmRevision
+        var isStored = true
         do {
             try await cache.store(entry, for: id)
         } catch {
+            isStored = false
             logger.log(.warning, "the cache could not store the entry (\(error.code)); the next check fetches")
         }
         guard generation == identityGeneration else {
@@ -398,6 +464,8 @@ public actor EntitlementClient {
             if !id.isSameAppUserId(as: appUserId) { await dropEntries(for: [id]) }
             return false
         }
+        // Kept in memory only when the cache holds it and nothing newer was read or written meanwhile.
+        if isStored, revision == warmRevision { setWarm(entry, for: id) }
         return true
     }
 
@@ -412,6 +480,7 @@ public actor EntitlementClient {
 
     private func dropEntries(for ids: [String]) async {
         for id in Set(ids.map(AppUserIdKey.init)).map(\.appUserId) where !id.isSameAppUserId(as: appUserId) {
+            if let warm, warm.appUserId.isSameAppUserId(as: id) { setWarm(nil) }
             writtenThisRun[AppUserIdKey(id)] = nil
             newestAnswers[AppUserIdKey(id)] = nil
             await cache.removeEntry(for: id)
@@ -428,19 +497,29 @@ public actor EntitlementClient {
 
     /// `max(device now, server now, floor)`, persisting the floor when it has moved on.
     private func trustedInstant() async -> Date {
-        let (instant, floorRose) = trustedClock.trustedInstant(
+        let (instant, floorToPersist) = advanceTrustedClock(
             deviceNow: deviceClock.now(), elapsed: monotonicClock.elapsed())
-        if floorRose, let floor = trustedClock.floor?.truncatedToMilliseconds,
-            persistedFloor.map({ floor.timeIntervalSince($0) >= Self.floorPersistStep }) ?? true
-        {
-            persistedFloor = floor
-            do {
-                try await cache.storeTrustedFloor(floor)
-            } catch {
-                logger.log(.warning, "the cache could not store the trusted floor (\(error.code))")
-            }
-        }
+        if let floorToPersist { await persistFloor(floorToPersist) }
         return instant
+    }
+
+    /// The trusted instant at these clock readings, and the floor to persist when it has moved on far
+    /// enough since it was last persisted.
+    private func advanceTrustedClock(deviceNow: Date, elapsed: Duration) -> (instant: Date, floorToPersist: Date?) {
+        let (instant, floorRose) = trustedClock.trustedInstant(deviceNow: deviceNow, elapsed: elapsed)
+        guard floorRose, let floor = trustedClock.floor?.truncatedToMilliseconds,
+            persistedFloor.map({ floor.timeIntervalSince($0) >= Self.floorPersistStep }) ?? true
+        else { return (instant, nil) }
+        persistedFloor = floor
+        return (instant, floor)
+    }
+
+    private func persistFloor(_ floor: Date) async {
+        do {
+            try await cache.storeTrustedFloor(floor)
+        } catch {
+            logger.log(.warning, "the cache could not store the trusted floor (\(error.code))")
+        }
     }
 
     private func emptySnapshot(for id: String, at instant: Date) -> EntitlementSnapshot {

@@ -58,6 +58,9 @@ final class UpdateBroadcaster: @unchecked Sendable {
     private var lastCounted: Comparable?
     private var count = 0
     private var isFinished = false
+    /// Bumped by every new stream and every answer offered: an answer offered again while it is unchanged
+    /// changes nothing (see ``isUnchanged(since:)``).
+    private var version = 0
 
     /// How many snapshots a stream made at the client's creation would have yielded.
     var updateCount: Int {
@@ -72,6 +75,7 @@ final class UpdateBroadcaster: @unchecked Sendable {
             let id = nextSubscriberId
             nextSubscriberId += 1
             subscribers[id] = Subscriber(continuation: continuation, lastYielded: nil)
+            version += 1
             return id
         }
         if let id {
@@ -84,10 +88,19 @@ final class UpdateBroadcaster: @unchecked Sendable {
         return EntitlementUpdates(stream: stream)
     }
 
-    /// Offers an answer to every stream.
-    func publish(_ snapshot: EntitlementSnapshot) {
+    /// Whether nothing was offered and no stream was made since `version` (a value ``publish(_:)``
+    /// returned). Then offering again an answer that does not differ from the one offered at `version`
+    /// would yield nothing and count nothing, so it can be skipped.
+    func isUnchanged(since version: Int) -> Bool {
+        lock.withLock { self.version == version }
+    }
+
+    /// Offers an answer to every stream. Returns the broadcaster's version right after.
+    @discardableResult
+    func publish(_ snapshot: EntitlementSnapshot) -> Int {
         let comparable = Self.comparable(snapshot)
-        let receivers: [AsyncStream<EntitlementSnapshot>.Continuation] = lock.withLock {
+        let (receivers, version): ([AsyncStream<EntitlementSnapshot>.Continuation], Int) = lock.withLock {
+            self.version += 1
             if lastCounted != comparable {
                 lastCounted = comparable
                 count += 1
@@ -97,9 +110,10 @@ final class UpdateBroadcaster: @unchecked Sendable {
                 subscribers[id]?.lastYielded = comparable
                 receivers.append(subscriber.continuation)
             }
-            return receivers
+            return (receivers, self.version)
         }
         for continuation in receivers { continuation.yield(snapshot) }
+        return version
     }
 
     /// Ends every stream (the client is gone).

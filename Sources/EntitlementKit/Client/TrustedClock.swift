@@ -40,7 +40,10 @@ struct TrustedClock: Sendable {
             floor = server
             floorRose = true
         }
-        let instant = [deviceNow, server, floor].compactMap { $0 }.max() ?? deviceNow
+        // Plain comparisons: this runs on every check, and an array of three would be allocated each time.
+        var instant = deviceNow
+        if let server, server > instant { instant = server }
+        if let floor, floor > instant { instant = floor }
         return (instant, floorRose)
     }
 }
