@@ -2,11 +2,12 @@ import EntitlementKit
 import Foundation
 
 extension QonversionAdapter: FastPathAdapter {
-    /// No fast reader yet: every Qonversion document goes through the general path.
+    /// All three shapes read in one pass from their bytes (see `QonversionFastReader.swift`).
     package func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
         -> EntitlementSnapshot
     {
-        throw JSONFastPathMiss()
+        let document = try QonversionWireDocument(fastReading: &reader)
+        return EntitlementSnapshot(qonversionWithUniqueIds: document, provider: provider, at: instant)
     }
 
     /// Qonversion never claims a document with RevenueCat's `subscriber` or the unified `schemaVersion`

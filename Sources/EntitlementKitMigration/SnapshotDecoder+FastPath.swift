@@ -115,6 +115,13 @@ extension SnapshotDecoder {
             else { continue }
             var recognizing: [ProviderID] = []
             for adapter in candidates {
+                // The candidate's reader answers only for documents its adapter recognises (some, such as
+                // Qonversion's, need the values to tell, which that reader has checked); the others must
+                // be ruled out by the keys.
+                guard adapter.provider != candidate.provider else {
+                    recognizing.append(adapter.provider)
+                    continue
+                }
                 let answer = adapter.recognizes { name in keys.contains { reader.key($0, is: name) } }
                 guard let answer else { throw JSONFastPathMiss() }
                 if answer { recognizing.append(adapter.provider) }

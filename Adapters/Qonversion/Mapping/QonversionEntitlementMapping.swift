@@ -58,7 +58,9 @@ extension Array where Element == QonversionWireTransaction {
     /// Oldest first by transaction date; equal dates keep wire order, and undated transactions come
     /// first (they cannot be the latest one).
     func oldestFirst() -> [QonversionWireTransaction] {
-        enumerated()
+        // Servers list them oldest first already: keep the array rather than sort a copy.
+        guard !isOldestFirst else { return self }
+        return enumerated()
             .sorted { lhs, rhs in
                 switch (lhs.element.transactionDate, rhs.element.transactionDate) {
                 case let (left?, right?) where left != right: left < right
@@ -68,5 +70,18 @@ extension Array where Element == QonversionWireTransaction {
                 }
             }
             .map(\.element)
+    }
+
+    /// Whether sorting would leave the order as it is: no transaction dated earlier than the one before
+    /// it, and no undated one after a dated one (the sort's order is total, so neighbours tell).
+    private var isOldestFirst: Bool {
+        for index in indices.dropFirst() {
+            switch (self[index - 1].transactionDate, self[index].transactionDate) {
+            case let (earlier?, later?) where later < earlier: return false
+            case (_?, nil): return false
+            default: continue
+            }
+        }
+        return true
     }
 }

@@ -9,8 +9,6 @@ extension EntitlementSnapshot {
     /// `inconsistent` error naming the second element.
     init(qonversion document: QonversionWireDocument, provider: ProviderID, at instant: Date) throws(DocumentError) {
         var firstPathById: [String: JSONPath] = [:]
-        var entitlements: [Entitlement] = []
-        entitlements.reserveCapacity(document.entitlements.count)
         for wire in document.entitlements {
             if let earlier = firstPathById[wire.id] {
                 throw DocumentError(
@@ -18,6 +16,15 @@ extension EntitlementSnapshot {
                     reason: "repeats the entitlement id at \(earlier); the response is ambiguous")
             }
             firstPathById[wire.id] = wire.idPath
+        }
+        self.init(qonversionWithUniqueIds: document, provider: provider, at: instant)
+    }
+
+    /// Maps a read document whose entitlement ids are known to be unique (the fast reader checks them).
+    init(qonversionWithUniqueIds document: QonversionWireDocument, provider: ProviderID, at instant: Date) {
+        var entitlements: [Entitlement] = []
+        entitlements.reserveCapacity(document.entitlements.count)
+        for wire in document.entitlements {
             entitlements.append(Entitlement(qonversion: wire, at: instant))
         }
         self.init(

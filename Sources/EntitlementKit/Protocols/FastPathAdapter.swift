@@ -9,13 +9,15 @@ import Foundation
 /// `snapshot(from: Data, at:)`), not a promise to other adapters.
 package protocol FastPathAdapter: EntitlementAdapter {
     /// The snapshot of the document at `reader`'s position, leaving the reader just after it; a miss
-    /// for anything the general path must decide. Every key of the document's outermost object must be
+    /// for anything the general path must decide, and for every document ``EntitlementAdapter/recognizes(_:)``
+    /// does not claim. Every key of the document's outermost object must be
     /// passed to ``JSONByteReader/recordTopLevelKey(_:)``: format detection relies on them.
     func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
         -> EntitlementSnapshot
 
     /// Whether ``EntitlementAdapter/recognizes(_:)`` holds for an object whose top-level keys are
-    /// tested by `hasKey`; `nil` when the keys alone cannot tell.
+    /// tested by `hasKey`; `nil` when the keys alone cannot tell. Format detection asks it of the adapters
+    /// other than the one whose fast reader answered.
     func recognizes(topLevelKey hasKey: (StaticString) -> Bool) -> Bool?
 }
 
