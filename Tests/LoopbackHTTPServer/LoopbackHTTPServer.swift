@@ -91,7 +91,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Starts a server whose `handler` picks the reply for each request (it also gets the request's
     /// index, 0 for the first).
     public init(
-        lifetime: Duration = .seconds(30), handler: @escaping @Sendable (RecordedRequest, Int) -> Reply
+        lifetime: Duration = .seconds(120), handler: @escaping @Sendable (RecordedRequest, Int) -> Reply
     ) throws {
         self.handler = handler
         deadline = ContinuousClock.now + lifetime
@@ -126,7 +126,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Starts a server that answers the n-th request with `replies[n]` (the last reply repeats).
-    public convenience init(lifetime: Duration = .seconds(30), replies: [Reply]) throws {
+    public convenience init(lifetime: Duration = .seconds(120), replies: [Reply]) throws {
         try self.init(lifetime: lifetime) { _, index in
             replies.isEmpty ? .drop : replies[min(index, replies.count - 1)]
         }
