@@ -205,7 +205,7 @@ import Testing
         let sleeper = RecordingSleeper()
         let configuration = try RevenueCatProvider.Configuration(
             apiKey: "appl_transport", baseURL: server.baseURL,
-            connection: TestFixtures.options(attempts: 3, timeout: .seconds(20), sleeper: sleeper))
+            connection: TestFixtures.options(attempts: 3, timeout: .seconds(300), sleeper: sleeper))
         let provider = RevenueCatProvider(configuration: configuration)
         let request = Task { () async throws(EntitlementClientError) -> EntitlementSnapshot in
             try await provider.snapshot(for: "alice")
