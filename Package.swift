@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "EntitlementKitHTTP", targets: ["EntitlementKitHTTP"]),
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
+        .library(name: "EntitlementKitAdapty", targets: ["EntitlementKitAdapty"]),
+        .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
+        .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
         .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
@@ -42,6 +45,23 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/Qonversion"
         ),
+        .target(
+            name: "EntitlementKitAdapty",
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
+            path: "Adapters/Adapty"
+        ),
+        // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
+        .target(
+            name: "EntitlementKitAppStore",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/AppStore",
+            resources: [.copy("Resources")]
+        ),
+        .target(
+            name: "EntitlementKitGooglePlay",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/GooglePlay"
+        ),
 
         // Bulk conversion, format detection and parity reports over any set of adapters.
         .target(name: "EntitlementKitMigration", dependencies: ["EntitlementKit"]),
@@ -53,14 +73,18 @@ let package = Package(
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
             exclude: ["README.md", "malformed"],
-            resources: [.copy("revenuecat"), .copy("qonversion"), .copy("cross-provider"), .copy("scenarios")]
+            resources: [
+                .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
+                .copy("cross-provider"), .copy("scenarios"),
+            ]
         ),
 
         // The test kit: scenario files, the simulated backend and runner, the fixture harness, builders.
         .target(
             name: "EntitlementKitTesting",
             dependencies: [
-                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitFixtures",
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
+                "EntitlementKitFixtures",
             ]
         ),
 
@@ -70,6 +94,9 @@ let package = Package(
                 "EntitlementKit",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
+                "EntitlementKitAdapty",
+                "EntitlementKitAppStore",
+                "EntitlementKitGooglePlay",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -110,6 +137,20 @@ let package = Package(
         .testTarget(
             name: "QonversionAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "AdaptyAdapterTests",
+            dependencies: ["EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "AppStoreAdapterTests",
+            dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
+        ),
+        // The pure-Swift verification (SHA-2, P-256/P-384 ECDSA, DER/X.509, JWS) against public test vectors.
+        .testTarget(name: "AppStoreVerificationTests", dependencies: ["EntitlementKitAppStore"]),
+        .testTarget(
+            name: "GooglePlayAdapterTests",
+            dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
         // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
