@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "EntitlementKit",
+    // The oldest systems with `Duration`, `ContinuousClock` and `Task.sleep(for:)`, which the client and the
+    // HTTP retries use; docs/Platforms.md lists every API the targets use and the release each needs.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
         .library(name: "EntitlementKitJSON", targets: ["EntitlementKitJSON"]),
