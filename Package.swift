@@ -155,6 +155,12 @@ let package = Package(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
         ),
+        // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
+        .testTarget(
+            name: "DocumentedExamplesTests",
+            dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion"],
+            exclude: ["ReaderSample.md"]
+        ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
         // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
         .testTarget(
