@@ -1,4 +1,5 @@
-// swift-format-ignore-file: the examples are kept exactly as the documents show them.
+// swift-format-ignore-file
+// (the examples are kept exactly as the documents show them)
 import EntitlementKit
 import EntitlementKitTesting
 import Foundation
