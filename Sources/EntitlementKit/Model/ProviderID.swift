@@ -22,6 +22,12 @@ public struct ProviderID: RawRepresentable, Sendable, Hashable, Comparable, Coda
     public static let revenueCat = ProviderID(rawValue: "revenuecat")
     /// Qonversion (v1 launch result, v3/v4 REST entitlements).
     public static let qonversion = ProviderID(rawValue: "qonversion")
+    /// Adapty (`EntitlementKitAdapty`).
+    public static let adapty = ProviderID(rawValue: "adapty")
+    /// The App Store read directly: StoreKit 2 JWS and the App Store Server API (`EntitlementKitAppStore`).
+    public static let appStore = ProviderID(rawValue: "appstore")
+    /// Google Play read directly: the Play Developer API's purchases (`EntitlementKitGooglePlay`).
+    public static let googlePlay = ProviderID(rawValue: "googleplay")
     /// EntitlementKit's own unified snapshot JSON.
     public static let unified = ProviderID(rawValue: "unified")
 
