@@ -143,7 +143,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AdaptyAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures"]
+            dependencies: [
+                "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
