@@ -216,7 +216,8 @@ let package = Package(
         .testTarget(
             name: "MalformedInputTests",
             dependencies: [
-                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitMigration",
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
+                "EntitlementKitMigration",
             ]
         ),
     ],
