@@ -145,7 +145,7 @@ let package = Package(
             name: "AdaptyAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
-                "EntitlementKitRevenueCat", "EntitlementKitQonversion",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting",
             ]
         ),
         .testTarget(

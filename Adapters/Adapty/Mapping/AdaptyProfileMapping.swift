@@ -78,7 +78,7 @@ extension Entitlement {
             id: level.id,
             productId: productId,
             productPlanId: planId,
-            renewState: .adapty(level),
+            renewState: .adapty(level, isOneTimePurchase: subscription == nil && oneTime != nil),
             periodType: periodType,
             store: store,
             storeRaw: level.store,
@@ -101,10 +101,13 @@ extension Entitlement {
 }
 
 extension RenewState {
-    /// No expiry, a lifetime level or an Adapty grant → nonRenewable; else a billing issue → billingIssue;
-    /// else `will_renew` false → cancelled, not sent → unknown, true → willRenew.
-    static func adapty(_ level: AdaptyAccessLevel) -> RenewState {
-        if level.expiresAt == nil || level.isLifetime || level.store == "adapty" { return .nonRenewable }
+    /// No expiry, a lifetime level, an Adapty grant or a level backed by a one-time purchase only (it joins
+    /// a non-subscription and no subscription: nothing renews it) → nonRenewable; else a billing issue →
+    /// billingIssue; else `will_renew` false → cancelled, not sent → unknown, true → willRenew.
+    static func adapty(_ level: AdaptyAccessLevel, isOneTimePurchase: Bool) -> RenewState {
+        if level.expiresAt == nil || level.isLifetime || level.store == "adapty" || isOneTimePurchase {
+            return .nonRenewable
+        }
         if level.billingIssueDetectedAt != nil { return .billingIssue }
         switch level.willRenew {
         case false?: return .cancelled
