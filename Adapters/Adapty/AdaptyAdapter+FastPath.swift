@@ -2,13 +2,12 @@ import EntitlementKit
 import Foundation
 
 extension AdaptyAdapter: FastPathAdapter {
-    /// Adapty profiles are read by the general reader: this version has no byte-level reader for them.
-    /// Conforming still matters: the bulk decoder's fast path rules formats out by their keys, and needs
-    /// every adapter's answer to keep the other formats' fast readers in use.
+    /// The SDK backend envelope, server API v1 and bridge profiles read in one pass from their bytes (see
+    /// `AdaptyFastReader.swift`); server API v2 is left to the general reader.
     package func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
         -> EntitlementSnapshot
     {
-        throw JSONFastPathMiss()
+        EntitlementSnapshot(adapty: try AdaptyProfile(fastReading: &reader), provider: provider, at: instant)
     }
 
     /// `false` for RevenueCat's `subscriber`, the unified `schemaVersion`, or an object with none of

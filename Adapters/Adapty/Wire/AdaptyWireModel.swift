@@ -40,21 +40,21 @@ struct AdaptyAccessLevel: Sendable, Hashable {
     /// `vendor_product_id` as sent (a Play subscription's is `product:base_plan`).
     var vendorProductId: String
     /// `base_plan_id` (server API v1 only).
-    var basePlanId: String?
-    var store: String?
-    var activatedAt: Date?
-    var renewedAt: Date?
-    var expiresAt: Date?
+    var basePlanId: String? = nil
+    var store: String? = nil
+    var activatedAt: Date? = nil
+    var renewedAt: Date? = nil
+    var expiresAt: Date? = nil
     var isLifetime: Bool
     /// `will_renew`; `nil` when not sent.
-    var willRenew: Bool?
+    var willRenew: Bool? = nil
     var isInGracePeriod: Bool
     var isRefund: Bool
-    var unsubscribedAt: Date?
-    var billingIssueDetectedAt: Date?
+    var unsubscribedAt: Date? = nil
+    var billingIssueDetectedAt: Date? = nil
     var introductoryOffer: AdaptyOfferType
     var promotionalOffer: AdaptyOfferType
-    var cancellationReason: String?
+    var cancellationReason: String? = nil
 }
 
 /// An offer-type field (`active_introductory_offer_type`, `active_promotional_offer_type`).
@@ -70,14 +70,14 @@ enum AdaptyOfferType: Sendable, Hashable {
 /// `subscriptions[product]`: the latest period of one store product.
 struct AdaptySubscription: Sendable, Hashable {
     var vendorProductId: String
-    var store: String?
-    var vendorTransactionId: String?
-    var vendorOriginalTransactionId: String?
-    var activatedAt: Date?
-    var renewedAt: Date?
-    var expiresAt: Date?
+    var store: String? = nil
+    var vendorTransactionId: String? = nil
+    var vendorOriginalTransactionId: String? = nil
+    var activatedAt: Date? = nil
+    var renewedAt: Date? = nil
+    var expiresAt: Date? = nil
     /// `is_sandbox`; `nil` when not sent.
-    var isSandbox: Bool?
+    var isSandbox: Bool? = nil
 }
 
 /// `non_subscriptions[product][i]`: one one-time purchase.
@@ -86,11 +86,11 @@ struct AdaptyNonSubscription: Sendable, Hashable {
     var vendorProductId: String
     /// The `non_subscriptions` key it is listed under: the join key of access levels.
     var productKey: String
-    var store: String?
-    var vendorTransactionId: String?
-    var vendorOriginalTransactionId: String?
-    var purchasedAt: Date?
-    var isSandbox: Bool?
+    var store: String? = nil
+    var vendorTransactionId: String? = nil
+    var vendorOriginalTransactionId: String? = nil
+    var purchasedAt: Date? = nil
+    var isSandbox: Bool? = nil
     /// `is_consumable`, or the deprecated `is_one_time`.
     var isConsumable: Bool
 }
