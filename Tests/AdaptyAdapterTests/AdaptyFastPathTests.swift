@@ -53,8 +53,10 @@ struct AdaptyFastPathTests {
     private static func expectSameAnswers(_ data: Data, _ label: @autoclosure () -> String, records: Bool = true)
         -> Bool
     {
-        let general = Answer { () throws(DocumentError) in try adapter.snapshot(from: JSONNode(parsing: data), at: now) }
-        #expect(Answer { () throws(DocumentError) in try adapter.snapshot(from: data, at: now) } == general, "\(label())")
+        let general = Answer { () throws(DocumentError) in try adapter.snapshot(from: JSONNode(parsing: data), at: now)
+        }
+        #expect(
+            Answer { () throws(DocumentError) in try adapter.snapshot(from: data, at: now) } == general, "\(label())")
         let answered = adapter.fastSnapshot(data: data, at: now) != nil
         guard records else { return answered }
         var forms = [data]
@@ -115,7 +117,8 @@ struct AdaptyFastPathTests {
 
     /// Places where the fast reader must give up, each next to the ordinary document it differs from.
     @Test func editsWhereTheFastReaderMustGiveUp() throws {
-        let level = #""id": "premium", "is_active": true, "vendor_product_id": "p", "store": "app_store", "expires_at": "2025-07-01T00:00:00Z""#
+        let level =
+            #""id": "premium", "is_active": true, "vendor_product_id": "p", "store": "app_store", "expires_at": "2025-07-01T00:00:00Z""#
         let documents = [
             #"{"profile_id": "p1", "paid_access_levels": {"premium": {\#(level)}}}"#,
             #"{"profile_id": "p1", "paid_access_levels": {"premium": {\#(level)}}, "profile_id": "p2"}"#,

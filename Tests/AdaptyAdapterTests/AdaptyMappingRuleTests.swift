@@ -30,7 +30,8 @@ struct AdaptyMappingRuleTests {
 
     @Test func aTimestampOfZeroOrLessIsNoServerTime() throws {
         for (timestamp, expected) in [("0", nil), ("-1", nil), ("1748779200000", instant("2025-06-01T12:00:00Z"))] {
-            let snapshot = try adaptySnapshot(bridgeProfile(level: premiumLevel(), extra: #""timestamp": \#(timestamp)"#))
+            let snapshot = try adaptySnapshot(
+                bridgeProfile(level: premiumLevel(), extra: #""timestamp": \#(timestamp)"#))
             #expect(snapshot.requestDate == expected)
         }
         #expect(adaptyFailure(bridgeProfile(level: premiumLevel(), extra: #""timestamp": "now""#))?.kind == .wrongType)
@@ -61,7 +62,8 @@ struct AdaptyMappingRuleTests {
 
     @Test func aLifetimeLevelHasNoGraceDateAndNoRenewal() throws {
         let json = bridgeProfile(
-            level: #""is_active": true, "vendor_product_id": "forever", "is_lifetime": true, "is_in_grace_period": true, "will_renew": true"#
+            level:
+                #""is_active": true, "vendor_product_id": "forever", "is_lifetime": true, "is_in_grace_period": true, "will_renew": true"#
         )
         let level = try #require(try adaptySnapshot(json)["premium"])
         #expect(level.gracePeriodExpirationDate == nil)
@@ -73,7 +75,8 @@ struct AdaptyMappingRuleTests {
         // Tolerated on a subscription (an SDK mock has it); only an access level's pair is a contradiction.
         let json = bridgeProfile(
             level: premiumLevel(),
-            extra: #""subscriptions": {"premium.monthly": {"is_lifetime": true, "expires_at": "2025-06-10T00:00:00.000Z", "is_sandbox": true}}"#
+            extra:
+                #""subscriptions": {"premium.monthly": {"is_lifetime": true, "expires_at": "2025-06-10T00:00:00.000Z", "is_sandbox": true}}"#
         )
         #expect(try adaptySnapshot(json)["premium"]?.isSandbox == true)
     }
@@ -127,8 +130,10 @@ struct AdaptyMappingRuleTests {
             let level = try adaptySnapshot(bridgeProfile(level: premiumLevel(expires: wire)))["premium"]
             #expect(level?.expirationDate == instant(canonical), "\(wire)")
         }
-        #expect(adaptyFailure(bridgeProfile(level: premiumLevel(expires: "2025-06-10 00:00:00")))?.kind == .invalidValue)
-        #expect(adaptyFailure(bridgeProfile(level: premiumLevel(expires: "2025-06-10T00:00:00")))?.kind == .invalidValue)
+        #expect(
+            adaptyFailure(bridgeProfile(level: premiumLevel(expires: "2025-06-10 00:00:00")))?.kind == .invalidValue)
+        #expect(
+            adaptyFailure(bridgeProfile(level: premiumLevel(expires: "2025-06-10T00:00:00")))?.kind == .invalidValue)
     }
 
     @Test func containersMayBeMissingOrNull() throws {

@@ -47,7 +47,8 @@ struct AdaptyPeerReplayTests {
             let caseName = String(name.dropLast(".expect.json".count))
             let expectation = try JSONValue.parse(Data(contentsOf: folder.appendingPathComponent(name)))
             let body = try Data(contentsOf: folder.appendingPathComponent(caseName + ".json"))
-            guard case .array(let runs)? = expectation["runs"], case .array(let assertions)? = expectation["expectations"]
+            guard case .array(let runs)? = expectation["runs"],
+                case .array(let assertions)? = expectation["expectations"]
             else {
                 Issue.record("\(name): no runs or expectations")
                 continue
@@ -111,7 +112,8 @@ struct AdaptyPeerReplayTests {
             return RFC3339.date(from: text) != nil && RFC3339.date(from: text) == RFC3339.date(from: wanted)
         case "keys":
             guard case .object(let members)? = value, case .array(let keys) = expected else { return false }
-            return members.keys.sorted() == keys.compactMap { if case .string(let key) = $0 { key } else { nil } }.sorted()
+            return members.keys.sorted()
+                == keys.compactMap { if case .string(let key) = $0 { key } else { nil } }.sorted()
         case "len", "min_len":
             let count: Int
             switch value {

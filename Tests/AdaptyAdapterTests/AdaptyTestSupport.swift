@@ -29,7 +29,8 @@ func adaptyFailure(_ json: String) -> DocumentError? {
 /// A bare bridge profile with one access level `premium` given as JSON members (without braces), and
 /// optional extra profile members.
 func bridgeProfile(level members: String, extra: String = "") -> String {
-    var text = #"{"profile_id": "00000000-0000-4000-8000-000000000001", "paid_access_levels": {"premium": {\#(members)}}"#
+    var text =
+        #"{"profile_id": "00000000-0000-4000-8000-000000000001", "paid_access_levels": {"premium": {\#(members)}}"#
     if !extra.isEmpty { text += ", " + extra }
     return text + "}"
 }

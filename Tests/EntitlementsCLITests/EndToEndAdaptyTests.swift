@@ -174,6 +174,7 @@ struct EndToEndAdaptyTests {
         let snapshots = try migrated.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
         #expect(snapshots.map { $0["appUserId"] } == [.string("xia"), .string("zoe"), .string("yan")])
         #expect(snapshots.allSatisfy { $0["provider"] == .string("adapty") })
-        #expect(snapshots.map { $0["activeEntitlementIds"] } == Array(repeating: .array([.string("premium")]), count: 3))
+        #expect(
+            snapshots.map { $0["activeEntitlementIds"] } == Array(repeating: .array([.string("premium")]), count: 3))
     }
 }

@@ -21,7 +21,8 @@ enum AdaptyProfileReader {
             if let envelopeId = try data.optional("id"), try envelopeId.string() != profile.profileId {
                 throw DocumentError(
                     kind: .inconsistent, path: envelopeId.path, offending: envelopeId.value,
-                    reason: "disagrees with `attributes.profile_id` (\(JSONValue.string(profile.profileId).compactText))")
+                    reason:
+                        "disagrees with `attributes.profile_id` (\(JSONValue.string(profile.profileId).compactText))")
             }
             return profile
         case .serverV1:
