@@ -87,7 +87,7 @@ struct AdaptyMappingRuleTests {
         #expect(!level.isSandbox)
     }
 
-    @Test func v2EnvironmentComesFromTheLevelWhenSentElseTheSubscription() throws {
+    @Test func v2IsSandboxWhenTheLevelOrItsSubscriptionSaysSandbox() throws {
         func sandbox(level environment: String?, subscription: String?) throws -> Bool? {
             let levelEnvironment = environment.map { #", "environment": "\#($0)""# } ?? ""
             let subscriptionEnvironment = subscription.map { #", "environment": "\#($0)""# } ?? ""
@@ -99,7 +99,8 @@ struct AdaptyMappingRuleTests {
         }
         #expect(try sandbox(level: "Sandbox", subscription: nil) == true)
         #expect(try sandbox(level: nil, subscription: "Sandbox") == true)
-        #expect(try sandbox(level: "Production", subscription: "Sandbox") == false)
+        #expect(try sandbox(level: "Production", subscription: "Sandbox") == true)
+        #expect(try sandbox(level: "Production", subscription: "Production") == false)
         #expect(try sandbox(level: nil, subscription: nil) == false)
     }
 

@@ -44,8 +44,10 @@ extension Entitlement {
     /// One v2 access level and the subscription it matches.
     init(adaptyV2 level: AdaptyV2AccessLevel, subscription: AdaptyV2Subscription?, at instant: Date) {
         let periodType = PeriodType(adaptyOffer: level.offer)
-        let environment =
-            level.environment.map { Environment(adaptyV2: $0) } ?? Environment(adaptyV2: subscription?.environment)
+        // Sandbox when the level says so, else when its subscription does.
+        let isSandbox =
+            Environment(adaptyV2: level.environment) == .sandbox
+            || Environment(adaptyV2: subscription?.environment) == .sandbox
         let grace =
             level.gracePeriodExpiresAt ?? subscription?.gracePeriodExpiresAt
             ?? (level.isInGracePeriod ? level.expiresAt : nil)
@@ -59,7 +61,7 @@ extension Entitlement {
             periodType: periodType,
             store: Store(adapty: level.store),
             storeRaw: level.store,
-            isSandbox: environment == .sandbox,
+            isSandbox: isSandbox,
             grantType: GrantType(adaptyStore: level.store),
             ownershipType: .unknown,
             originalPurchaseDate: level.originallyPurchasedAt,
