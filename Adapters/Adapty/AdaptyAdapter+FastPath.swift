@@ -2,12 +2,14 @@ import EntitlementKit
 import Foundation
 
 extension AdaptyAdapter: FastPathAdapter {
-    /// The SDK backend envelope, server API v1 and bridge profiles read in one pass from their bytes (see
-    /// `AdaptyFastReader.swift`); server API v2 is left to the general reader.
+    /// The four shapes read in one pass from their bytes (see `AdaptyFastReader.swift`).
     package func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
         -> EntitlementSnapshot
     {
-        EntitlementSnapshot(adapty: try AdaptyProfile(fastReading: &reader), provider: provider, at: instant)
+        switch try AdaptyFastDocument(fastReading: &reader) {
+        case .profile(let profile): EntitlementSnapshot(adapty: profile, provider: provider, at: instant)
+        case .serverV2(let profile): EntitlementSnapshot(adaptyV2: profile, provider: provider, at: instant)
+        }
     }
 
     /// `false` for RevenueCat's `subscriber`, the unified `schemaVersion`, or an object with none of

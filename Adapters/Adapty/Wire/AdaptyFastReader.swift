@@ -1,20 +1,24 @@
 import EntitlementKit
 import Foundation
 
-// The fast path of shapes A (SDK backend envelope), B (server API v1) and D (bridge, bare or
-// `{"success": …}`): the same `AdaptyProfile` as `AdaptyProfileReader`, read in one pass straight from
-// the bytes. It answers only for documents that `AdaptyWireFormat.detect` claims as one of those shapes
-// and that the general reader reads in the common spelling; anything it would refuse — and anything
-// unusual it would accept (server API v2, a wrong type in a tolerant field, a fraction in `timestamp`,
-// duplicate or escaped keys, another format's keys) — is a miss (`JSONFastPathMiss`), and the document
-// is read again through `JSONNode`, which gives the answer or the located error. `AdaptyFastPathTests`
-// holds the two readers to the same answers.
+// The fast path of Adapty's four shapes: the same `AdaptyProfile` as `AdaptyProfileReader` (shapes A, B,
+// D) or `AdaptyV2Profile` as `AdaptyV2Reader` (shape C), read in one pass straight from the bytes. It
+// answers only for documents that `AdaptyWireFormat.detect` claims and that the general reader reads in
+// the common spelling; anything it would refuse — and anything unusual it would accept (a wrong type in a
+// tolerant field, a fraction in `timestamp`, duplicate or escaped keys, another format's keys) — is a miss
+// (`JSONFastPathMiss`), and the document is read again through `JSONNode`, which gives the answer or the
+// located error. `AdaptyFastPathTests` holds the two readers to the same answers.
 
-extension AdaptyProfile {
-    /// Reads a whole document of shape A, B or D. Every top-level key is recorded for format detection.
+/// What the fast reader read: a profile of shapes A, B or D, or a server API v2 profile.
+enum AdaptyFastDocument {
+    case profile(AdaptyProfile)
+    case serverV2(AdaptyV2Profile)
+
+    /// Reads a whole document. Every top-level key is recorded for format detection.
     init(fastReading reader: inout JSONByteReader) throws(JSONFastPathMiss) {
         var bare = AdaptyFastProfileParts()
         var data: AdaptyFastProfileParts?
+        var dataV2: AdaptyV2Profile?
         var success: AdaptyFastProfileParts?
         // The envelope's keys and a bare profile's keys, each against its own key table.
         var seen = AdaptySeenKeys()
@@ -24,10 +28,13 @@ extension AdaptyProfile {
         while let key = try reader.nextKey(&isFirst) {
             reader.recordTopLevelKey(key)
             switch reader.adaptyField(key, in: Self.topLevelKeys) {
-            case 0:  // data: an envelope (A) or a profile (B); anything else is not claimed
+            case 0:  // data: an envelope (A), a v1 profile (B) or a v2 profile (C); anything else is not claimed
                 try seen.mark(0)
                 guard try reader.peek() == UInt8(ascii: "{") else { throw JSONFastPathMiss() }
-                data = try AdaptyFastProfileParts(fastReadingData: &reader)
+                switch try AdaptyFastDataShape.probe(reader) {
+                case .objects: data = try AdaptyFastProfileParts(fastReadingData: &reader)
+                case .serverV2: dataV2 = try AdaptyV2Profile(fastReadingData: &reader)
+                }
             case 1:  // success: a bridge reply carries the profile in an object
                 try seen.mark(1)
                 guard try reader.peek() == UInt8(ascii: "{") else { throw JSONFastPathMiss() }
@@ -42,11 +49,13 @@ extension AdaptyProfile {
         }
         // The order of `AdaptyWireFormat.detect`: an object `success`, then `data`, then a bare profile.
         if let success {
-            self = try success.profile()
+            self = .profile(try success.profile())
         } else if let data {
-            self = try data.profile()
+            self = .profile(try data.profile())
+        } else if let dataV2 {
+            self = .serverV2(dataV2)
         } else if bare.claimsBareProfile {
-            self = try bare.profile()
+            self = .profile(try bare.profile())
         } else {
             throw JSONFastPathMiss()
         }

@@ -115,44 +115,44 @@ struct AdaptyV2Offer: Sendable, Hashable {
 struct AdaptyV2AccessLevel: Sendable, Hashable {
     var id: String
     var idPath: JSONPath
-    var store: String?
+    var store: String? = nil
     var storeProductId: String
-    var storeBasePlanId: String?
-    var storeTransactionId: String?
+    var storeBasePlanId: String? = nil
+    var storeTransactionId: String? = nil
     /// `nil` when absent or `null`.
-    var offer: AdaptyV2Offer?
-    var environment: String?
-    var purchasedAt: Date?
-    var originallyPurchasedAt: Date?
-    var expiresAt: Date?
-    var renewalCancelledAt: Date?
-    var billingIssueDetectedAt: Date?
+    var offer: AdaptyV2Offer? = nil
+    var environment: String? = nil
+    var purchasedAt: Date? = nil
+    var originallyPurchasedAt: Date? = nil
+    var expiresAt: Date? = nil
+    var renewalCancelledAt: Date? = nil
+    var billingIssueDetectedAt: Date? = nil
     var isInGracePeriod: Bool
-    var gracePeriodExpiresAt: Date?
-    var cancellationReason: String?
+    var gracePeriodExpiresAt: Date? = nil
+    var cancellationReason: String? = nil
 }
 
 /// `subscriptions[i]` of server API v2.
 struct AdaptyV2Subscription: Sendable, Hashable {
-    var store: String?
-    var environment: String?
-    var storeProductId: String?
-    var storeTransactionId: String?
-    var storeOriginalTransactionId: String?
-    var purchasedAt: Date?
-    var originallyPurchasedAt: Date?
-    var expiresAt: Date?
-    var refundedAt: Date?
-    var gracePeriodExpiresAt: Date?
+    var store: String? = nil
+    var environment: String? = nil
+    var storeProductId: String? = nil
+    var storeTransactionId: String? = nil
+    var storeOriginalTransactionId: String? = nil
+    var purchasedAt: Date? = nil
+    var originallyPurchasedAt: Date? = nil
+    var expiresAt: Date? = nil
+    var refundedAt: Date? = nil
+    var gracePeriodExpiresAt: Date? = nil
 }
 
 /// `non_subscriptions[i]` of server API v2.
 struct AdaptyV2NonSubscription: Sendable, Hashable {
-    var store: String?
-    var environment: String?
-    var storeProductId: String?
-    var storeTransactionId: String?
-    var storeOriginalTransactionId: String?
-    var purchasedAt: Date?
+    var store: String? = nil
+    var environment: String? = nil
+    var storeProductId: String? = nil
+    var storeTransactionId: String? = nil
+    var storeOriginalTransactionId: String? = nil
+    var purchasedAt: Date? = nil
     var isConsumable: Bool
 }
