@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -14,6 +15,7 @@ import Testing
         switch format {
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
+        case "adapty": AdaptyAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }
@@ -22,7 +24,7 @@ import Testing
     @Test func theCorpusCoversBothVendorsAndTheUnifiedForm() throws {
         let corpus = try MalformedCorpus.load()
         #expect(corpus.cases.count >= 40)
-        for format in ["revenuecat", "qonversion", "unified"] {
+        for format in ["revenuecat", "qonversion", "adapty", "unified"] {
             #expect(corpus.cases.filter { $0.from == format }.count >= 10, "\(format)")
         }
         // Every committed document is checked, and every listed one exists.
