@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "EntitlementKit",
+    // The oldest systems with `Duration`, `ContinuousClock` and `Task.sleep(for:)`, which the client and the
+    // HTTP retries use; docs/Platforms.md lists every API the targets use and the release each needs.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
         .library(name: "EntitlementKitJSON", targets: ["EntitlementKitJSON"]),
@@ -151,6 +154,12 @@ let package = Package(
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
+        ),
+        // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
+        .testTarget(
+            name: "DocumentedExamplesTests",
+            dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion"],
+            exclude: ["ReaderSample.md"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
         // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.

@@ -94,11 +94,12 @@ struct EndToEndMigrateTests {
         #expect(result.stderrLines.last == "migrate: 8 records: 0 converted, 8 failed")
     }
 
-    @Test func anEmptyExportConvertsNothingSuccessfully() throws {
+    @Test func anEmptyExportIsABadInputNotACleanMigration() throws {
+        // An export script that silently wrote nothing must not pass the cut-over gate (cli.md: 65, `no records`).
         let result = try Tool.run(["migrate", "-"], stdin: Data("\n\n".utf8))
-        #expect(result.status == 0)
+        #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed"])
+        #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed", "error: <stdin>: no records"])
     }
 
     @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() throws {

@@ -13,8 +13,12 @@ import Foundation
 /// let client = try await EntitlementClient(
 ///     provider: backend.provider(), cache: InMemoryEntitlementCache(), deviceClock: clock, monotonicClock: clock)
 /// clock.advance(by: .seconds(3600))
-/// clock.setOffset(ISODuration("-P10D"))   // the user turns the clock back ten days
+/// if let tenDaysBack = ISODuration("-P10D") {   // ISODuration parses text, so it is optional
+///     clock.setOffset(tenDaysBack)               // the user turns the clock back ten days
+/// }
 /// ```
+///
+/// (`backend` is a ``SimulatedBackend``.)
 ///
 /// A class behind a lock, not an actor, because `WallClock.now()` and `MonotonicClock.elapsed()` are
 /// synchronous requirements.
