@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAppStore
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -14,6 +15,7 @@ import Testing
         switch format {
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
+        case "appstore": AppStoreAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }
