@@ -44,8 +44,9 @@ public struct AppStoreAdapter: EntitlementAdapter {
     ///   - catalog: which products unlock which entitlements, with the durations of non-renewing products.
     ///   - allowsUnverifiedTestData: read `Xcode` and `LocalTesting` items (never verified).
     ///   - bundleId: the app's bundle id, which every transaction must carry.
-    public init(catalog: EntitlementCatalog = .identity, allowsUnverifiedTestData: Bool = false, bundleId: String? = nil)
-    {
+    public init(
+        catalog: EntitlementCatalog = .identity, allowsUnverifiedTestData: Bool = false, bundleId: String? = nil
+    ) {
         self.catalog = catalog
         self.allowsUnverifiedTestData = allowsUnverifiedTestData
         self.bundleId = bundleId

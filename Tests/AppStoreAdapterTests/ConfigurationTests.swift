@@ -58,7 +58,9 @@ struct ConfigurationTests {
 
         let other = D.data(.array([D.transaction(["bundleId": .string("com.acme.other")])]))
         let mismatch = #expect(throws: DocumentError.self) { try adapter.snapshot(from: other, at: D.instant) }
-        #expect(mismatch?.description == #"[0].bundleId: "com.acme.other" is not the configured bundle id "com.acme.trails""#)
+        #expect(
+            mismatch?.description
+                == #"[0].bundleId: "com.acme.other" is not the configured bundle id "com.acme.trails""#)
 
         guard case .object(var members) = D.transaction() else { return }
         members["bundleId"] = nil
@@ -85,9 +87,10 @@ struct ConfigurationTests {
     @Test("without a catalog every product is its own entitlement; with one, unnamed products unlock nothing")
     func catalog() throws {
         let document = D.data(.array([D.transaction()]))
-        #expect(try AppStoreAdapter().snapshot(from: document, at: D.instant).activeEntitlementIds == [
-            "com.acme.trails.pro.monthly"
-        ])
+        #expect(
+            try AppStoreAdapter().snapshot(from: document, at: D.instant).activeEntitlementIds == [
+                "com.acme.trails.pro.monthly"
+            ])
         let catalog = EntitlementCatalog(products: ["com.acme.trails.pro.yearly": .init(entitlementIds: ["pro"])])
         let snapshot = try AppStoreAdapter(catalog: catalog).snapshot(from: document, at: D.instant)
         #expect(snapshot.entitlements.isEmpty)

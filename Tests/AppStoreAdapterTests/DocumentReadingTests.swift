@@ -79,7 +79,8 @@ struct DocumentReadingTests {
 
     @Test("decoded payloads are never verified, and a document without items is not either")
     func verification() throws {
-        #expect(try adapter.snapshot(from: D.data(.array([D.transaction()])), at: D.instant).verification == .notRequested)
+        #expect(
+            try adapter.snapshot(from: D.data(.array([D.transaction()])), at: D.instant).verification == .notRequested)
         #expect(try adapter.snapshot(from: Data("[]".utf8), at: D.instant).verification == .notRequested)
     }
 
@@ -119,7 +120,9 @@ struct DocumentReadingTests {
             "life": .init(entitlementIds: ["pro"]),
         ])
         let adapter = AppStoreAdapter(catalog: catalog)
-        let a = D.transaction(["transactionId": .string("1"), "originalTransactionId": .string("1"), "productId": .string("a")])
+        let a = D.transaction([
+            "transactionId": .string("1"), "originalTransactionId": .string("1"), "productId": .string("a"),
+        ])
         let b = D.transaction([
             "transactionId": .string("2"), "originalTransactionId": .string("2"), "productId": .string("b"),
             "expiresDate": .integer(D.july1 + 86_400_000),

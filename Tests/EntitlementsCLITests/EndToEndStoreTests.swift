@@ -25,7 +25,8 @@ struct EndToEndStoreTests {
     }
 
     @Test func theFormatIsDetectedFromTheShape() throws {
-        let result = try Tool.run(["convert", "--compact"] + Self.at + [Self.fixture("history-trial-then-renewals.json")])
+        let result = try Tool.run(
+            ["convert", "--compact"] + Self.at + [Self.fixture("history-trial-then-renewals.json")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""provider":"appstore""#))
         #expect(result.stdout.contains(#""activeEntitlementIds":["com.acme.trails.pro.monthly"]"#))
@@ -52,7 +53,9 @@ struct EndToEndStoreTests {
     }
 
     @Test func aCatalogThatCannotBeReadOrIsNotOneIsRefused() throws {
-        let missing = try Tool.run(["convert", "--catalog", "no/such/catalog.json", Self.fixture("consumables-only.json")])
+        let missing = try Tool.run([
+            "convert", "--catalog", "no/such/catalog.json", Self.fixture("consumables-only.json"),
+        ])
         #expect(missing.status == 66)
         #expect(missing.stderrLines.first?.hasPrefix("error: --catalog: no/such/catalog.json: cannot open") == true)
         #expect(missing.stdout.isEmpty)
@@ -82,7 +85,9 @@ struct EndToEndStoreTests {
         let document = Self.fixture("xcode-test-data-refused.json")
         let refused = try Tool.run(["convert"] + Self.at + [document])
         #expect(refused.status == 65)
-        #expect(refused.stderrLines.first?.hasPrefix("error: \(document): [0].environment: \"Xcode\" is StoreKit test data") == true)
+        #expect(
+            refused.stderrLines.first?.hasPrefix("error: \(document): [0].environment: \"Xcode\" is StoreKit test data")
+                == true)
         let allowed = try Tool.run(["convert", "--compact", "--allow-unverified-test-data"] + Self.at + [document])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(allowed.stdout.contains(#""verification":"notRequested""#))
@@ -90,8 +95,10 @@ struct EndToEndStoreTests {
 
     @Test func migrateReadsAppStoreEnvelopesWithTheCatalog() throws {
         let result = try Tool.run(
-            ["migrate", "--catalog", Tool.crossProvider("stores.catalog.json"), "--at", "2025-06-15T00:00:00Z",
-             Tool.crossProvider("stores.appstore.jsonl")])
+            [
+                "migrate", "--catalog", Tool.crossProvider("stores.catalog.json"), "--at", "2025-06-15T00:00:00Z",
+                Tool.crossProvider("stores.appstore.jsonl"),
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 7)
@@ -102,15 +109,20 @@ struct EndToEndStoreTests {
 
     @Test func parityBetweenARevenueCatExportAndTheAppStoreFindsEveryPlantedDifference() throws {
         let result = try Tool.run(
-            ["parity", "--json", "--at", "2025-06-15T00:00:00Z", "--catalog", Tool.crossProvider("stores.catalog.json"),
-             Tool.crossProvider("stores.revenuecat.jsonl"), Tool.crossProvider("stores.appstore.jsonl")])
+            [
+                "parity", "--json", "--at", "2025-06-15T00:00:00Z", "--catalog",
+                Tool.crossProvider("stores.catalog.json"),
+                Tool.crossProvider("stores.revenuecat.jsonl"), Tool.crossProvider("stores.appstore.jsonl"),
+            ])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout == (try Tool.repositoryFile(Tool.crossProvider("stores.parity.expected.json"))))
 
         // Without the catalog the store's entitlements are its product ids: nothing matches `premium`.
         let uncatalogued = try Tool.run(
-            ["parity", "--json", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("stores.revenuecat.jsonl"),
-             Tool.crossProvider("stores.appstore.jsonl")])
+            [
+                "parity", "--json", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("stores.revenuecat.jsonl"),
+                Tool.crossProvider("stores.appstore.jsonl"),
+            ])
         #expect(uncatalogued.status == 1)
         #expect(uncatalogued.stdout != result.stdout)
     }
