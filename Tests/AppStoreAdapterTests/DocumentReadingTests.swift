@@ -138,3 +138,49 @@ struct DocumentReadingTests {
         #expect(try adapter.snapshot(from: D.data(.array([b, a])), at: later)["pro"]?.productId == "b")
     }
 }
+
+@Suite("App Store renewal infos sent with StoreKit transactions", .timeLimit(.minutes(1)))
+struct LooseRenewalInfoTests {
+    typealias D = TestDocuments
+    let product = "com.acme.trails.pro.monthly"
+
+    static func renewalInfo(autoRenewStatus: Int64, signed: Int64 = D.signed) -> JSONValue {
+        .object([
+            "originalTransactionId": .string("2000000001"), "productId": .string("com.acme.trails.pro.monthly"),
+            "autoRenewProductId": .string("com.acme.trails.pro.monthly"), "autoRenewStatus": .integer(autoRenewStatus),
+            "signedDate": .integer(signed), "environment": .string("Production"),
+        ])
+    }
+
+    @Test("a renewal info in a transactions array describes its subscription")
+    func renewalInfoInAnArray() throws {
+        let document = D.data(.array([D.transaction(), Self.renewalInfo(autoRenewStatus: 0)]))
+        let snapshot = try AppStoreAdapter().snapshot(from: document, at: D.instant)
+        #expect(snapshot[product]?.renewState == .cancelled)
+        #expect(snapshot.nonSubscriptionTransactions.isEmpty)
+        #expect(snapshot[product]?.transactions.count == 1)
+    }
+
+    @Test("a statuses response's renewal info and status win over one sent along")
+    func statusesWin() throws {
+        let statuses: JSONValue = .object([
+            "data": .array([
+                .object([
+                    "lastTransactions": .array([
+                        .object([
+                            "status": .integer(1), "signedTransactionInfo": D.transaction(),
+                            "signedRenewalInfo": Self.renewalInfo(autoRenewStatus: 1),
+                        ])
+                    ])
+                ])
+            ])
+        ])
+        let combined: JSONValue = .object([
+            "statuses": statuses,
+            "transactions": .array([Self.renewalInfo(autoRenewStatus: 0, signed: D.signed + 1000)]),
+        ])
+        let snapshot = try AppStoreAdapter().snapshot(from: D.data(combined), at: D.instant)
+        #expect(snapshot[product]?.renewState == .willRenew)
+        #expect(snapshot.requestDate == Date(millisecondsSince1970: D.signed + 1000))
+    }
+}

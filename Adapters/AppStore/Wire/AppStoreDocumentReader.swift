@@ -17,11 +17,11 @@ struct AppStoreDocumentReader {
         switch shape {
         case .statuses: try readStatuses(root)
         case .history: try readHistory(root)
-        case .transactions: try readTransactions(root)
+        case .transactions: try readItems(root)
         case .combined:
             if let statuses = try root.optional("statuses") { try readPages(statuses, as: .statuses) }
             if let history = try root.optional("history") { try readPages(history, as: .history) }
-            if let transactions = try root.optional("transactions") { try readTransactions(transactions) }
+            if let transactions = try root.optional("transactions") { try readItems(transactions) }
         }
     }
 
@@ -94,8 +94,47 @@ struct AppStoreDocumentReader {
         for item in try node.elements() { _ = try readTransaction(item) }
     }
 
+    /// The array an app sends from StoreKit 2: transactions, and the renewal infos (`RenewalInfo`'s
+    /// `jwsRepresentation`) an app may send along, each read as its subscription's renewal info.
+    private mutating func readItems(_ node: JSONNode) throws(DocumentError) {
+        for item in try node.elements() {
+            let (payload, isVerified) = try items.open(item)
+            if Self.isRenewalInfo(payload) {
+                try readLooseRenewalInfo(payload, isVerified: isVerified)
+            } else {
+                _ = try record(payload, isVerified: isVerified)
+            }
+        }
+    }
+
+    /// A renewal-info payload: no `transactionId` or `type`, and what only renewal info carries.
+    private static func isRenewalInfo(_ payload: JSONNode) -> Bool {
+        payload.member("transactionId") == nil && payload.member("type") == nil
+            && (payload.member("autoRenewStatus") != nil || payload.member("autoRenewProductId") != nil)
+    }
+
+    /// A renewal info outside a statuses response: it describes its chain unless a statuses response
+    /// (which adds the status) or a renewal info Apple signed later already does.
+    private mutating func readLooseRenewalInfo(_ payload: JSONNode, isVerified: Bool) throws(DocumentError) {
+        let renewalInfo = try AppStoreRenewalInfo(reading: payload, isVerified: isVerified)
+        document.renewalInfos.append(renewalInfo)
+        guard let chain = renewalInfo.originalTransactionId else { return }
+        if let existing = document.states[chain] {
+            if existing.status != nil { return }
+            if let existingDate = existing.signedDate, renewalInfo.signedDate.map({ $0 <= existingDate }) ?? true {
+                return
+            }
+        }
+        document.states[chain] = AppStoreSubscriptionState(
+            path: payload.path, status: nil, renewalInfo: renewalInfo, signedDate: renewalInfo.signedDate)
+    }
+
     private mutating func readTransaction(_ node: JSONNode) throws(DocumentError) -> AppStoreTransaction {
         let (payload, isVerified) = try items.open(node)
+        return try record(payload, isVerified: isVerified)
+    }
+
+    private mutating func record(_ payload: JSONNode, isVerified: Bool) throws(DocumentError) -> AppStoreTransaction {
         try items.checkBundleId(of: payload)
         let transaction = try AppStoreTransaction(reading: payload, order: nextOrder, isVerified: isVerified)
         nextOrder += 1
