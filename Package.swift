@@ -130,7 +130,9 @@ let package = Package(
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
-            dependencies: ["EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures"],
+            dependencies: [
+                "EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures", "EntitlementKitAdapty",
+            ],
             resources: [.copy("Stories")]
         ),
         .testTarget(
@@ -143,7 +145,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AdaptyAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures"]
+            dependencies: [
+                "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
@@ -213,8 +218,8 @@ let package = Package(
         .testTarget(
             name: "MalformedInputTests",
             dependencies: [
-                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitMigration",
-                "EntitlementKitAppStore",
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
+                "EntitlementKitMigration", "EntitlementKitAppStore",
             ]
         ),
     ],

@@ -23,7 +23,7 @@ enum Tool {
         text +=
             TextWrapping.wrap(
                 """
-                Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
+                Map RevenueCat, Qonversion and Adapty customer responses into EntitlementKit's unified snapshot, check \
                 access, and compare two backends before a migration.
                 """) + "\n\nCOMMANDS:\n"
         for command in commands {
