@@ -1,8 +1,26 @@
 import EntitlementKit
 import EntitlementKitAdapty
+import EntitlementKitAppStore
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 
 /// The vendor formats the tool reads, besides the unified form, in the order `--from` lists them.
 /// The one place to add a backend.
-let builtInAdapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter()]
+let builtInAdapters: [any EntitlementAdapter] = [
+    RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter(), AppStoreAdapter(),
+]
+
+/// ``builtInAdapters`` with the stores' adapters configured by the command's options (`--catalog` and
+/// the App Store's verification options).
+func builtInAdapters(configuredBy options: StoreOptions) -> [any EntitlementAdapter] {
+    builtInAdapters.map { adapter in
+        switch adapter {
+        case is AppStoreAdapter:
+            AppStoreAdapter(
+                catalog: options.catalog, allowsUnverifiedTestData: options.allowsUnverifiedTestData,
+                bundleId: options.bundleId)
+        default:
+            adapter
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAdapty
+import EntitlementKitAppStore
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -16,6 +17,7 @@ import Testing
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
         case "adapty": AdaptyAdapter()
+        case "appstore": AppStoreAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }
