@@ -1,0 +1,86 @@
+// swift-format-ignore-file
+// (the example is kept exactly as the article shows it)
+import EntitlementKit
+import Foundation
+import Testing
+
+// doc-example: Sources/EntitlementKit/Documentation.docc/MigratingBetweenBackends.md
+/// The app's entitlements during a migration from `old` to `new`.
+enum MigrationStage: String {
+    case shadow      // weeks 1–4: old serves, new is compared
+    case eitherGrants // the cut-over window: access when either backend grants it
+    case cutOver     // new serves, old is compared: rolling back is setting `shadow` again
+    case retired     // the old backend is gone
+}
+
+func makeEntitlements(
+    stage: MigrationStage, old: any EntitlementProvider, new: any EntitlementProvider, cacheFolder: URL
+) async throws -> (client: EntitlementClient, migration: MigratingProvider?) {
+    let cache = try DirectoryEntitlementCache(directory: cacheFolder)
+    let options = SnapshotDiff.Options(expiryTolerance: 60)  // renewals land seconds apart on two backends
+    let migration: MigratingProvider?
+    switch stage {
+    case .shadow:
+        migration = MigratingProvider(serving: old, shadow: new, comparison: options)
+    case .eitherGrants:
+        migration = MigratingProvider(serving: old, shadow: new, policy: .eitherGrants, comparison: options)
+    case .cutOver:
+        migration = MigratingProvider(serving: new, shadow: old, comparison: options)
+    case .retired:
+        migration = nil
+    }
+    let client = try await EntitlementClient(provider: migration ?? new, cache: cache)
+    return (client, migration)
+}
+
+/// Sends every disagreement to your logs, and decides when the new backend is ready.
+func watchShadow(_ migration: MigratingProvider, log: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+    Task {
+        for await report in migration.reports {
+            if case .agreed = report.outcome { continue }
+            log("shadow: \(report)")   // names backends and entitlements, never a key or a customer
+        }
+    }
+}
+
+func readyToCutOver(_ migration: MigratingProvider) async -> Bool {
+    let tally = await migration.tally
+    // Thousands of comparisons, no access difference, and a shadow that rarely fails.
+    return tally.comparisons >= 10_000 && tally.accessDifferences == 0 && tally.failures * 100 < tally.comparisons
+}
+// end doc-example
+
+/// The article's example, run over two scripted backends and a real cache folder.
+@Suite("The migration article's example", .timeLimit(.minutes(1)))
+struct MigrationArticleExampleTests {
+    @Test func eachStageServesTheBackendTheArticleSays() async throws {
+        let now = Date()
+        let old = ScriptedProvider("revenuecat", at: now)
+        let new = ScriptedProvider("qonversion", at: now)
+        let premium = Entitlement(id: "premium", renewState: .willRenew, expirationDate: now.addingTimeInterval(86_400), at: now)
+        old.script("alice", .answer([premium]))
+        new.script("alice", .answer([]))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        for (stage, serving) in [(MigrationStage.shadow, ProviderID.revenueCat), (.cutOver, .qonversion), (.retired, .qonversion)] {
+            let stageFolder = folder.appendingPathComponent(stage.rawValue)
+            try FileManager.default.createDirectory(at: stageFolder, withIntermediateDirectories: true)
+            let (client, migration) = try await makeEntitlements(stage: stage, old: old, new: new, cacheFolder: stageFolder)
+            _ = try await client.logIn("alice")
+            let check = await client.checkEntitlements(.fetchCurrent)
+            #expect(check.snapshot?.provider == serving, "\(stage)")
+            #expect(check.isActive("premium") == (serving == .revenueCat), "\(stage)")
+            #expect((migration == nil) == (stage == .retired))
+            if let migration {
+                #expect(await readyToCutOver(migration) == false, "one comparison is not enough")
+                #expect(await migration.tally.accessDifferences >= 1, "the backends disagree on premium")
+            }
+        }
+
+        let (either, _) = try await makeEntitlements(stage: .eitherGrants, old: new, new: old, cacheFolder: folder)
+        _ = try await either.logIn("alice")
+        #expect(await either.checkEntitlements(.fetchCurrent).isActive("premium"), "either backend grants it")
+    }
+}
