@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitFixtures
 import Foundation
 import Testing
 
@@ -112,6 +113,33 @@ struct ConfigurationTests {
         let document = D.data(.array([.string("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln")]))
         let error = #expect(throws: DocumentError.self) {
             try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(from: document, at: D.instant)
+        }
+        #expect(error?.path.description == "[0]")
+    }
+
+    @Test("a JWS of StoreKit test data is only decoded, and only when allowed")
+    func signedTestData() throws {
+        let folder = try #require(FixtureCatalog.directory(provider: .appStore)).appendingPathComponent("signed")
+        let document = try Data(contentsOf: folder.appendingPathComponent("xcode.json"))
+        let refused = #expect(throws: DocumentError.self) {
+            try AppStoreAdapter().snapshot(from: document, at: D.instant)
+        }
+        #expect(refused?.path.description == "[0].environment")
+        let snapshot = try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(from: document, at: D.instant)
+        #expect(snapshot.verification == .notRequested)
+        #expect(snapshot.isActive("com.acme.trails.pro.monthly"))
+        // A JWS that is not test data is never read unverified.
+        let signed = try Data(contentsOf: folder.appendingPathComponent("transactions.json"))
+        #expect(throws: DocumentError.self) {
+            try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(from: signed, at: D.instant)
+        }
+    }
+
+    @Test("a string that is not a JWS is refused where it stands", arguments: ["a.b", "a..c", "a.b+c.d", "a.!!.c"])
+    func notAJWS(_ text: String) throws {
+        let error = #expect(throws: DocumentError.self) {
+            try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(
+                from: D.data(.array([.string(text)])), at: D.instant)
         }
         #expect(error?.path.description == "[0]")
     }
