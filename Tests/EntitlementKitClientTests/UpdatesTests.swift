@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client updates stream")
+@Suite("Client updates stream", .timeLimit(.minutes(1)))
 struct UpdatesTests {
     @Test("yields the first answer, then only answers that differ, ignoring requestDate and evaluatedAt")
     func yieldsOnChangeOnly() async throws {
@@ -39,15 +39,30 @@ struct UpdatesTests {
         #expect(yielded == [["premium"], [], ["gold"]])
     }
 
-    @Test("each stream starts with the first answer after it was made, even when that answer did not change")
-    func eachStreamStartsFresh() async throws {
+    @Test("a stream made after an answer starts with it at once, then yields only changes")
+    func aLateStreamReplaysTheCurrentAnswer() async throws {
+        let device = TestDevice()
+        device.backend.grant("premium", to: "alice", until: nil)
+        var client: EntitlementClient? = try await device.launch(appUserId: "alice")
+        _ = await client?.checkEntitlements()
+        let late = client?.updates()  // made after the answer: no further check runs before it is read
+        client = nil
+        var yielded: [[String]] = []
+        if let late {
+            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
+        }
+        #expect(yielded == [["premium"]], "the README's `for await` loop must not wait for the next change")
+    }
+
+    @Test("the replayed answer counts as yielded: the same answer again is not yielded twice")
+    func theReplayCountsAsYielded() async throws {
         let device = TestDevice()
         device.backend.grant("premium", to: "alice", until: nil)
         var client: EntitlementClient? = try await device.launch(appUserId: "alice")
         _ = await client?.checkEntitlements()
         let late = client?.updates()
-        _ = await client?.checkEntitlements()
-        _ = await client?.checkEntitlements()
+        _ = await client?.checkEntitlements(.fetchCurrent)
+        _ = await client?.checkEntitlements(.fetchCurrent)
         #expect(await client?.updateCount == 1)
         client = nil
         var count = 0
@@ -55,6 +70,39 @@ struct UpdatesTests {
             for await _ in late { count += 1 }
         }
         #expect(count == 1)
+    }
+
+    @Test("after the customer changes, a new stream never starts with the previous customer's answer")
+    func noReplayAcrossCustomers() async throws {
+        let device = TestDevice()
+        device.backend.grant("premium", to: "alice", until: nil)
+        var client: EntitlementClient? = try await device.launch(appUserId: "alice")
+        _ = await client?.checkEntitlements()
+        try await client?.logOut()
+        let stream = client?.updates()
+        client = nil
+        var yielded: [EntitlementSnapshot] = []
+        if let stream {
+            for await snapshot in stream { yielded.append(snapshot) }
+        }
+        #expect(yielded.isEmpty, "alice's premium must not reach the anonymous customer's stream")
+    }
+
+    @Test("a replayed answer is evaluated now: an expiry passed since it was answered has lapsed")
+    func theReplayIsEvaluatedNow() async throws {
+        let device = TestDevice()
+        let start = device.time.now
+        device.backend.grant("premium", to: "alice", until: start.addingTimeInterval(minute))
+        var client: EntitlementClient? = try await device.launch(appUserId: "alice")
+        _ = await client?.checkEntitlements()
+        device.time.advance(2 * minute)
+        let late = client?.updates()
+        client = nil
+        var yielded: [[String]] = []
+        if let late {
+            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
+        }
+        #expect(yielded == [[]])
     }
 
     @Test("logIn, purchases, restores and syncs are answers; logOut and a failed operation are not")

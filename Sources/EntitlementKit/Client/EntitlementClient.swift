@@ -32,7 +32,7 @@ public actor EntitlementClient {
     private let deviceClock: any WallClock
     private let monotonicClock: any MonotonicClock
     private let logger: EntitlementLogger
-    private let broadcaster = UpdateBroadcaster()
+    private let broadcaster: UpdateBroadcaster
 
     /// The current customer's app user id.
     public private(set) var appUserId: String
@@ -91,6 +91,7 @@ public actor EntitlementClient {
         self.cache = cache
         self.freshFor = freshFor
         self.deviceClock = deviceClock
+        broadcaster = UpdateBroadcaster(deviceClock: deviceClock)
         self.monotonicClock = monotonicClock
         self.logger = logger
         self.appUserId = chosen
@@ -327,6 +328,7 @@ public actor EntitlementClient {
         // one sees it and keeps its result to itself.
         let previous = appUserId
         identityGeneration += 1
+        broadcaster.forgetCurrent()
         let newGeneration = identityGeneration
         appUserId = trimmed
         setWarm(nil)
@@ -349,6 +351,7 @@ public actor EntitlementClient {
         }
         let previous = appUserId
         identityGeneration += 1
+        broadcaster.forgetCurrent()
         appUserId = provider.makeAnonymousAppUserId()
         setWarm(nil)
         let newId = appUserId

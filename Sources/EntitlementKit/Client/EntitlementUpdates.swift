@@ -3,8 +3,11 @@ import Foundation
 /// The snapshots an ``EntitlementClient`` answers with, as they change: an `AsyncSequence` made by
 /// ``EntitlementClient/updates()``.
 ///
-/// A stream yields the first snapshot the client answers with after the stream was made (nothing is
-/// replayed from before), and then each answer that differs from the last one *this stream* yielded,
+/// A new stream first yields the client's current answer when it has one — the current customer's last
+/// answer in this run, evaluated now (never earlier than it was answered) — as RevenueCat's
+/// `customerInfoStream` does, so a `for await` loop started after launch shows the state at once. A stream
+/// made before any answer (or right after the customer changed) starts with the next answer. Then it
+/// yields each answer that differs from the last one *this stream* yielded,
 /// ignoring ``EntitlementSnapshot/requestDate`` and ``EntitlementSnapshot/evaluatedAt`` (so the same
 /// access re-checked a minute later yields nothing, while an entitlement that lapsed does). Answers are
 /// the snapshots of `checkEntitlements` (including cached ones and fallbacks), `logIn`, `recordPurchase`,
@@ -61,6 +64,14 @@ final class UpdateBroadcaster: @unchecked Sendable {
     /// Bumped by every new stream and every answer offered: an answer offered again while it is unchanged
     /// changes nothing (see ``isUnchanged(since:)``).
     private var version = 0
+    /// The current customer's last answer, replayed to each new stream (forgotten when the customer changes).
+    private var current: EntitlementSnapshot?
+    /// The device clock, to evaluate a replayed answer at "now" (never before the answer's own instant).
+    private let deviceClock: any WallClock
+
+    init(deviceClock: any WallClock) {
+        self.deviceClock = deviceClock
+    }
 
     /// How many snapshots a stream made at the client's creation would have yielded.
     var updateCount: Int {
@@ -74,7 +85,16 @@ final class UpdateBroadcaster: @unchecked Sendable {
             guard !isFinished else { return nil }
             let id = nextSubscriberId
             nextSubscriberId += 1
-            subscribers[id] = Subscriber(continuation: continuation, lastYielded: nil)
+            // A new stream starts with the current answer, as RevenueCat's `customerInfoStream` does, evaluated
+            // now (never earlier than it was answered, so a clock set back revives nothing). Yielded under the
+            // lock, so no answer published meanwhile can overtake it.
+            var lastYielded: Comparable?
+            if let current {
+                let replay = current.evaluated(at: max(deviceClock.now(), current.evaluatedAt))
+                lastYielded = Self.comparable(replay)
+                continuation.yield(replay)
+            }
+            subscribers[id] = Subscriber(continuation: continuation, lastYielded: lastYielded)
             version += 1
             return id
         }
@@ -101,6 +121,7 @@ final class UpdateBroadcaster: @unchecked Sendable {
         let comparable = Self.comparable(snapshot)
         let (receivers, version): ([AsyncStream<EntitlementSnapshot>.Continuation], Int) = lock.withLock {
             self.version += 1
+            current = snapshot
             if lastCounted != comparable {
                 lastCounted = comparable
                 count += 1
@@ -117,6 +138,11 @@ final class UpdateBroadcaster: @unchecked Sendable {
     }
 
     /// Ends every stream (the client is gone).
+    /// The customer changed: the previous customer's answer is never replayed to a new stream.
+    func forgetCurrent() {
+        lock.withLock { current = nil }
+    }
+
     func finish() {
         let all: [AsyncStream<EntitlementSnapshot>.Continuation] = lock.withLock {
             isFinished = true
