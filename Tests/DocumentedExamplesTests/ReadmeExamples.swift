@@ -34,7 +34,7 @@ func readmeRuntimeClient(
     let check = await client.checkEntitlements()        // .cachedOrFetched; also .fetchCurrent,
     if check.isActive("premium") { unlockPremium() }     // .notStaleCachedOrFetched, .fromCacheOnly
     if let error = check.error { showBanner(error.code) } // failure is an answer: the cache may still answer
-    for await snapshot in client.updates() { render(snapshot.activeEntitlementIds) }  // on change only
+    for await snapshot in client.updates() { render(snapshot.activeEntitlementIds) }  // now, then on change
     // end doc-example
 }
 
