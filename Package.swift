@@ -214,6 +214,7 @@ let package = Package(
             name: "MalformedInputTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitMigration",
+                "EntitlementKitGooglePlay",
             ]
         ),
     ],

@@ -34,7 +34,9 @@ public enum FixtureCatalog {
     /// `<name>.expected-error.json`), sorted by name; `provider` labels them. Unpaired files are an error,
     /// as for the bundled folders.
     public static func scenarios(in directory: URL, provider: ProviderID) throws -> [FixtureScenario] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".json") && $0 != catalogFileName
+        }
         let files = Set(names)
         var scenarios: [FixtureScenario] = []
         for file in names.sorted() where !file.hasSuffix(".expected.json") && !file.hasSuffix(".expected-error.json") {
@@ -59,6 +61,20 @@ public enum FixtureCatalog {
             if !files.contains(base + ".json") { throw FixtureCatalogError.unpaired("\(provider)/\(file)") }
         }
         return scenarios
+    }
+
+    /// The file in a provider folder that names which products unlock which entitlements, for the backends
+    /// that answer with products only (the stores): every scenario of the folder is mapped with it. It is
+    /// not a scenario itself.
+    public static let catalogFileName = "catalog.json"
+
+    /// The entitlement catalog of `provider`'s fixtures (its folder's ``catalogFileName``), or `nil` when
+    /// the folder has none (the vendors, which name entitlements themselves).
+    public static func entitlementCatalog(provider: ProviderID) throws -> EntitlementCatalog? {
+        guard let directory = directory(provider: provider) else { throw FixtureCatalogError.missingFolder(provider) }
+        let url = directory.appendingPathComponent(catalogFileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try EntitlementCatalog(json: Data(contentsOf: url))
     }
 
     /// The scenario `name` of `provider`.

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -14,6 +15,7 @@ import Testing
         switch format {
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
+        case "googleplay": GooglePlayAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }
