@@ -42,9 +42,10 @@ struct PlaySubscriptionChains: Sendable, Hashable {
                     break
                 }
                 guard visited.insert(next).inserted else {
+                    // Reported where the walk began: the path and the value quoted are that purchase's link.
                     let path = subscription.path.appending("linkedPurchaseToken")
                     throw DocumentError(
-                        kind: .inconsistent, path: path, offending: .string(linked),
+                        kind: .inconsistent, path: path, offending: .string(subscription.linkedPurchaseToken ?? linked),
                         reason: "leads back to a purchase already in its chain (the links form a loop)")
                 }
                 current = next
