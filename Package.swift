@@ -143,7 +143,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AdaptyAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures"]
+            dependencies: [
+                "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
@@ -213,8 +216,8 @@ let package = Package(
         .testTarget(
             name: "MalformedInputTests",
             dependencies: [
-                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitMigration",
-                "EntitlementKitGooglePlay",
+                "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
+                "EntitlementKitMigration", "EntitlementKitGooglePlay",
             ]
         ),
     ],

@@ -122,7 +122,9 @@ extension SnapshotDecoder {
                     recognizing.append(adapter.provider)
                     continue
                 }
-                let answer = adapter.recognizes { name in keys.contains { reader.key($0, is: name) } }
+                let answer = adapter.recognizes(
+                    topLevelKey: { name in keys.contains { reader.key($0, is: name) } },
+                    answeredBy: candidate.provider)
                 guard let answer else { throw JSONFastPathMiss() }
                 if answer { recognizing.append(adapter.provider) }
             }

@@ -23,7 +23,7 @@ enum Tool {
         text +=
             TextWrapping.wrap(
                 """
-                Map RevenueCat and Qonversion customer responses into EntitlementKit's unified snapshot, check \
+                Map RevenueCat, Qonversion and Adapty customer responses into EntitlementKit's unified snapshot, check \
                 access, and compare two backends before a migration.
                 """) + "\n\nCOMMANDS:\n"
         for command in commands {
@@ -71,7 +71,8 @@ enum Tool {
                 guard let command = commands.first(where: { $0.definition.name == arguments[1] }) else {
                     return fail(
                         .usage(
-                            "unknown command '\(arguments[1])'" + Spelling.hint(for: arguments[1], among: commandNames),
+                            "unknown command \(ArgumentQuoting.plain(arguments[1]))"
+                                + Spelling.hint(for: arguments[1], among: commandNames),
                             command: ""), context: context)
                 }
                 return emitOrFail(command.definition.help, context: context)
@@ -81,8 +82,9 @@ enum Tool {
         guard let command = commands.first(where: { $0.definition.name == name }) else {
             let message =
                 name.hasPrefix("-")
-                ? "unknown option '\(name)'" + Spelling.hint(for: name, among: ["--help", "--version"])
-                : "unknown command '\(name)'" + Spelling.hint(for: name, among: commandNames)
+                ? "unknown option \(ArgumentQuoting.plain(name))"
+                    + Spelling.hint(for: name, among: ["--help", "--version"])
+                : "unknown command \(ArgumentQuoting.plain(name))" + Spelling.hint(for: name, among: commandNames)
             return fail(.usage(message, command: ""), context: context)
         }
         do {

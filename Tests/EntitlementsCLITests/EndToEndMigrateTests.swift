@@ -59,7 +59,7 @@ struct EndToEndMigrateTests {
         #expect(errors[1].hasPrefix("error: \(file.path): line 6: "))
         #expect(
             errors[2]
-                == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, unified)"
+                == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, adapty, unified)"
         )
         #expect(errors[3] == "migrate: 11 records: 8 converted, 3 failed")
     }
@@ -94,11 +94,12 @@ struct EndToEndMigrateTests {
         #expect(result.stderrLines.last == "migrate: 8 records: 0 converted, 8 failed")
     }
 
-    @Test func anEmptyExportConvertsNothingSuccessfully() throws {
+    @Test func anEmptyExportIsABadInputNotACleanMigration() throws {
+        // An export script that silently wrote nothing must not pass the cut-over gate (cli.md: 65, `no records`).
         let result = try Tool.run(["migrate", "-"], stdin: Data("\n\n".utf8))
-        #expect(result.status == 0)
+        #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed"])
+        #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed", "error: <stdin>: no records"])
     }
 
     @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() throws {

@@ -5,7 +5,7 @@ struct MalformedCorpus: Decodable {
     struct Case: Decodable, Sendable, CustomStringConvertible {
         /// The document's file name (for generated documents, the name it is written under).
         var file: String
-        /// The format it is read as: `revenuecat`, `qonversion` or `unified`.
+        /// The format it is read as: `revenuecat`, `qonversion`, `adapty` or `unified`.
         var from: String
         /// The `DocumentError.Kind` raw value.
         var kind: String

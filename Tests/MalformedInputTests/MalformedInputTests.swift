@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
@@ -15,6 +16,7 @@ import Testing
         switch format {
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
+        case "adapty": AdaptyAdapter()
         case "googleplay": GooglePlayAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
@@ -24,7 +26,7 @@ import Testing
     @Test func theCorpusCoversBothVendorsAndTheUnifiedForm() throws {
         let corpus = try MalformedCorpus.load()
         #expect(corpus.cases.count >= 40)
-        for format in ["revenuecat", "qonversion", "unified"] {
+        for format in ["revenuecat", "qonversion", "adapty", "unified"] {
             #expect(corpus.cases.filter { $0.from == format }.count >= 10, "\(format)")
         }
         // Every committed document is checked, and every listed one exists.

@@ -19,9 +19,22 @@ package protocol FastPathAdapter: EntitlementAdapter {
     /// tested by `hasKey`; `nil` when the keys alone cannot tell. Format detection asks it of the adapters
     /// other than the one whose fast reader answered.
     func recognizes(topLevelKey hasKey: (StaticString) -> Bool) -> Bool?
+
+    /// Whether ``EntitlementAdapter/recognizes(_:)`` holds for an object that the fast reader of
+    /// `answeringProvider` read and answered for, whose top-level keys are tested by `hasKey`; `nil` when
+    /// that cannot tell. An adapter may know more than the keys say from what that reader checks before it
+    /// answers (the values of the keys two formats share). By default, ``recognizes(topLevelKey:)``.
+    func recognizes(topLevelKey hasKey: (StaticString) -> Bool, answeredBy answeringProvider: ProviderID) -> Bool?
 }
 
 extension FastPathAdapter {
+    /// The keys alone: ``recognizes(topLevelKey:)``.
+    package func recognizes(topLevelKey hasKey: (StaticString) -> Bool, answeredBy answeringProvider: ProviderID)
+        -> Bool?
+    {
+        recognizes(topLevelKey: hasKey)
+    }
+
     /// The fast path's snapshot of the whole document `data`, or `nil`.
     package func fastSnapshot(data: Data, at instant: Date) -> EntitlementSnapshot? {
         data.withUnsafeBytes { raw -> EntitlementSnapshot? in

@@ -11,10 +11,11 @@ final class SeededIdentifiers: @unchecked Sendable {
         state = seed
     }
 
-    /// `$RCAnonymousID:` or `QON_` followed by 32 lowercase hex digits.
+    /// `$RCAnonymousID:` or `QON_` followed by 32 lowercase hex digits; for Adapty a lower-case UUID.
     func anonymousAppUserId(for flavour: ProviderID) -> String {
-        let prefix = flavour == .qonversion ? "QON_" : "$RCAnonymousID:"
         let (high, low) = lock.withLock { (next(), next()) }
+        if flavour == AdaptyProfileIdForm.flavour { return AdaptyProfileIdForm.uuid(high: high, low: low) }
+        let prefix = flavour == .qonversion ? "QON_" : "$RCAnonymousID:"
         return prefix + hex(high) + hex(low)
     }
 

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -264,7 +265,7 @@ public actor SimulatedBackend {
     }
 
     private nonisolated func isAnonymousId(_ appUserId: String) -> Bool {
-        AppUserIdCheck(appUserId).anonymousForm != nil
+        isSimulatedAnonymousId(appUserId, flavour: flavour)
     }
 
     private func isAnonymousCustomer(_ number: Int) -> Bool {
@@ -304,14 +305,18 @@ public actor SimulatedBackend {
 
     private func wire(customer number: Int) -> JSONValue {
         let view = view(customer: number)
-        return flavour == .qonversion
-            ? QonversionWireRenderer.launchResult(view) : RevenueCatWireRenderer.subscriber(view)
+        switch flavour {
+        case .qonversion: return QonversionWireRenderer.launchResult(view)
+        case AdaptyProfileIdForm.flavour: return AdaptyWireRenderer.profile(view)
+        default: return RevenueCatWireRenderer.subscriber(view)
+        }
     }
 
     private func render(customer number: Int) throws(EntitlementClientError) -> EntitlementSnapshot {
         let data = Data(wire(customer: number).compactText.utf8)
         do {
             if flavour == .qonversion { return try QonversionAdapter().snapshot(from: data, at: now) }
+            if flavour == AdaptyProfileIdForm.flavour { return try AdaptyAdapter().snapshot(from: data, at: now) }
             return try RevenueCatAdapter().snapshot(from: data, at: now)
         } catch {
             throw EntitlementClientError(.badResponse, "the adapter refused the answer: \(error)", documentError: error)

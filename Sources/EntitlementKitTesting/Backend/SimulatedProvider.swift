@@ -25,7 +25,7 @@ public struct SimulatedProvider: EntitlementProvider {
 
     /// Whether `appUserId` has a backend's generated anonymous form.
     public func isAnonymous(_ appUserId: String) -> Bool {
-        AppUserIdCheck(appUserId).anonymousForm != nil
+        isSimulatedAnonymousId(appUserId, flavour: backend.flavour)
     }
 
     /// The customer's snapshot now.

@@ -8,7 +8,7 @@ enum ConvertCommand: Command {
         synopsis: "[--from PROVIDER] [--at INSTANT] [--compact] FILE",
         summary: "Print the unified snapshot of one vendor response.",
         discussion: """
-            FILE is a RevenueCat or Qonversion response, a unified snapshot, or one JSON Lines envelope \
+            FILE is a RevenueCat, Qonversion or Adapty response, a unified snapshot, or one JSON Lines envelope \
             {"appUserId", "provider", "response"}. The snapshot is printed in its canonical form: sorted \
             keys, every key present, UTC dates. A document over \
             \(BoundedDocumentReader.defaultMaximumDocumentLength >> 20) MiB is refused (65) without being read whole.

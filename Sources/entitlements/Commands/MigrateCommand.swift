@@ -24,7 +24,7 @@ enum MigrateCommand: Command {
         ],
         positionalCount: (1, 1),
         exitStatuses:
-            "  0 every record converted; 64 usage; 65 some records failed (the others are still written); 66 cannot open INPUT; 73 cannot create FILE; 74 write error"
+            "  0 every record converted; 64 usage; 65 some records failed (the others are still written), or INPUT held no record at all; 66 cannot open INPUT; 73 cannot create FILE; 74 write error"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
@@ -66,6 +66,11 @@ enum MigrateCommand: Command {
             throw CommandFailure(status: .ioError, message: "migrate stopped: \(error)")
         }
         StandardError.print("migrate: \(summary)")
+        if summary.records == 0 {
+            // An export script that silently wrote nothing must not pass as a clean migration.
+            StandardError.print("error: \(input.displayName): no records")
+            return .dataError
+        }
         return summary.failed > 0 ? .dataError : .success
     }
 }

@@ -32,9 +32,10 @@ enum ParityCommand: Command {
         ],
         positionalCount: (2, 2),
         exitStatuses: """
-              0 every record compared and no customer's access differs; 1 otherwise: some customer's \
-            access differs (an access difference, or a customer on one side only who has access there) or \
-            some records could not be used; 64 usage; 66 cannot open A or B; 74 read or write error
+              0 every record compared, at least one customer in both exports, and no customer's access \
+            differs; 1 otherwise: some customer's access differs (an access difference, or a customer on \
+            one side only who has access there), some records could not be used, or no customer was in \
+            both exports ("no customers compared": two empty exports are not parity); 64 usage; 66 cannot open A or B; 74 read or write error
             """
     )
 
@@ -81,6 +82,12 @@ enum ParityCommand: Command {
             if outcome.failuresInB > 0 { parts.append("\(outcome.failuresInB) in \(inputB.displayName)") }
             StandardError.print("parity: records not compared: \(parts.joined(separator: ", "))")
             // Records that were not compared may hide access differences: fail closed.
+            return .negative
+        }
+        if report.totals.matched == 0 {
+            // Two empty exports (or two with no customer in common) prove nothing: a cut-over gate must
+            // not pass because an export script wrote nothing.
+            StandardError.print("parity: no customers compared")
             return .negative
         }
         return report.hasAccessDifferences ? .negative : .success

@@ -18,7 +18,11 @@ enum ScenarioCommand: Command {
             step. With --json, one object: {"passed": BOOL, "runs": [{"file", "provider", "steps", \
             "passed", "failures": [{"file", "provider", "step", "action", "key", "expected", "actual"}]}]}.
             """,
-        positionals: [.init(name: "FILE...", help: "Scenario files; - reads one from standard input.")],
+        positionals: [
+            .init(
+                name: "FILE...",
+                help: "Scenario files, or folders of them (every *.json inside); - reads one from standard input.")
+        ],
         options: [
             .init(
                 name: "--provider", valueName: "PROVIDER",
@@ -35,14 +39,16 @@ enum ScenarioCommand: Command {
         case nil, ProviderID(rawValue: "all"): providers = ProviderID.backends
         case let name? where ProviderID.backends.contains(name): providers = [name]
         case let name?:
+            let known = ProviderID.backends.map(\.rawValue) + ["all"]
             throw .usage(
-                "--provider: \(JSONValue.string(name.rawValue).compactText) is not revenuecat, qonversion or all",
+                "--provider: \(ArgumentQuoting.json(name.rawValue)) is not \(known.dropLast().joined(separator: ", ")) or all"
+                    + Spelling.hint(for: name.rawValue, among: known),
                 command: definition.name)
         }
         // Read every file first: a story that cannot run must not be mistaken for one that failed.
         var scenarios: [(file: String, scenario: Scenario)] = []
         var worst: ExitStatus?
-        for path in arguments.positionals {
+        for path in Self.expandingFolders(arguments.positionals) {
             if path == "-" {
                 do {
                     scenarios.append(("<stdin>", try Scenario(json: try InputFile(argument: path).readAll())))
@@ -78,6 +84,22 @@ enum ScenarioCommand: Command {
             try context.emit(reports.map { $0.description + "\n" }.joined())
         }
         return passed ? .success : .negative
+    }
+
+    /// The paths with every folder replaced by the scenario files in it (`*.json`, sorted by name, not
+    /// recursive), so `entitlements scenario Fixtures/scenarios` runs the bundled stories. A folder with
+    /// no scenario file stays as it is and is reported as unreadable.
+    static func expandingFolders(_ paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+                let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            else { return [path] }
+            let files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            guard !files.isEmpty else { return [path] }
+            return files.map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+        }
     }
 }
 

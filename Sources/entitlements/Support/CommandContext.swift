@@ -51,7 +51,9 @@ struct CommandContext {
 enum CommonOptions {
     static let from = CommandDefinition.Option(
         name: "--from", valueName: "PROVIDER",
-        help: "The input's format: revenuecat, qonversion or unified. Default: detected from the document's shape.")
+        help:
+            "The input's format: revenuecat, qonversion, adapty or unified. Default: detected from the document's shape."
+    )
     static let at = CommandDefinition.Option(
         name: "--at", valueName: "INSTANT",
         help: "Evaluate access at this ISO 8601 instant (2025-06-01T12:00:00Z). Default: now.",
@@ -81,7 +83,7 @@ enum CommonOptions {
         guard let text = arguments.value("--at") else { return context.clock.now() }
         guard let date = RFC3339.date(from: text) else {
             throw .usage(
-                "--at: \(JSONValue.string(text).compactText) is not an ISO 8601 instant with a time zone, such as 2025-06-01T12:00:00Z",
+                "--at: \(ArgumentQuoting.json(text)) is not an ISO 8601 instant with a time zone, such as 2025-06-01T12:00:00Z",
                 command: command)
         }
         return date
@@ -95,7 +97,8 @@ enum CommonOptions {
         let name = ProviderID(named: text)
         guard context.decoder.isKnownFormat(name) else {
             throw .usage(
-                "--from: \(JSONValue.string(text).compactText) is not a known provider (\(context.decoder.formats.map(\.rawValue).joined(separator: ", ")))",
+                "--from: \(ArgumentQuoting.json(text)) is not a known provider (\(context.decoder.formats.map(\.rawValue).joined(separator: ", ")))"
+                    + Spelling.hint(for: text, among: context.decoder.formats.map(\.rawValue)),
                 command: command)
         }
         return name
@@ -106,7 +109,7 @@ enum CommonOptions {
         guard let text = arguments.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
         guard let jobs = Int(text), (1...1024).contains(jobs) else {
             throw .usage(
-                "--jobs: \(JSONValue.string(text).compactText) is not a number of threads from 1 to 1024",
+                "--jobs: \(ArgumentQuoting.json(text)) is not a number of threads from 1 to 1024",
                 command: command)
         }
         return jobs
@@ -120,7 +123,7 @@ enum CommonOptions {
         if let text = arguments.value("--expiry-tolerance") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
                 throw .usage(
-                    "--expiry-tolerance: \(JSONValue.string(text).compactText) is not a number of seconds (0 or more)",
+                    "--expiry-tolerance: \(ArgumentQuoting.json(text)) is not a number of seconds (0 or more)",
                     command: command)
             }
             options.expiryTolerance = seconds
@@ -128,7 +131,7 @@ enum CommonOptions {
         for name in arguments.allValues("--ignore-field") {
             guard let field = ComparedField(named: name) else {
                 throw .usage(
-                    "--ignore-field: \(JSONValue.string(name).compactText) is not a compared field (\(ComparedField.all.map(\.name).joined(separator: ", ")))",
+                    "--ignore-field: \(ArgumentQuoting.json(name)) is not a compared field (\(ComparedField.all.map(\.name).joined(separator: ", ")))",
                     command: command)
             }
             options.fields.remove(field)

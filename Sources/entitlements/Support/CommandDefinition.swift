@@ -137,7 +137,8 @@ struct ParsedArguments {
             guard let option = command.options.first(where: { $0.name == name }) else {
                 let known = command.options.map(\.name) + ["--help"]
                 throw .usage(
-                    "unknown option '\(name)' for '\(command.name)'" + Spelling.hint(for: name, among: known),
+                    "unknown option \(ArgumentQuoting.plain(name)) for '\(command.name)'"
+                        + Spelling.hint(for: name, among: known),
                     command: command.name)
             }
             guard let valueName = option.valueName else {

@@ -3,7 +3,12 @@ enum Spelling {
     /// The candidate closest to `word` when it is close enough to be a typo: at most one edit for short
     /// words, two for longer ones (an insertion, a deletion, a substitution or two swapped neighbours each
     /// count as one). Ties go to the earlier candidate.
+    ///
+    /// A word that is no typo of any candidate but the start of exactly one (`validate` for
+    /// `validate-user-id`, at least three letters) suggests that one. A word longer than any name
+    /// (a pasted document) is not compared at all.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
+        guard word.count <= 64 else { return nil }
         let typed = Array(word.lowercased())
         let allowed = typed.count <= 4 ? 1 : 2
         var best: (candidate: String, distance: Int)?
@@ -11,7 +16,11 @@ enum Spelling {
             let distance = editDistance(typed, Array(candidate.lowercased()))
             if distance <= allowed, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
-        return best?.candidate
+        if let best { return best.candidate }
+        let start = word.lowercased().drop { $0 == "-" }
+        guard start.count >= 3 else { return nil }
+        let extended = candidates.filter { $0.lowercased().drop { $0 == "-" }.hasPrefix(start) }
+        return extended.count == 1 ? extended[0] : nil
     }
 
     /// `; did you mean '--ignore-field'?`, or nothing.

@@ -1,0 +1,101 @@
+import EntitlementKit
+
+// Adapty's raw values → the unified enums. Matching is exact (the wire is snake_case lowercase, except
+// v2's `environment`); anything unlisted becomes `.unknown`, never an error and never a guessed value.
+
+extension Store {
+    /// `store`: `app_store`, `play_store`, `stripe`, `paddle`, `amazon`; `adapty` (a grant from the dashboard
+    /// or the server API, product `adapty_server_side_product`) is `promotional`.
+    init(adapty store: String?) {
+        switch store {
+        case "app_store": self = .appStore
+        case "play_store": self = .playStore
+        case "stripe": self = .stripe
+        case "paddle": self = .paddle
+        case "amazon": self = .amazon
+        case "adapty": self = .promotional
+        default: self = .unknown
+        }
+    }
+}
+
+extension GrantType {
+    /// A level granted by Adapty itself (store `adapty`) is `manual`; everything else was bought.
+    init(adaptyStore store: String?) {
+        self = store == "adapty" ? .manual : .purchase
+    }
+}
+
+extension PeriodType {
+    /// Shapes A, B, D: the introductory offer applied in the current period wins (`free_trial` → trial,
+    /// any other → intro), then the promotional one (→ promotional); none → normal.
+    init(adaptyIntroductory introductory: AdaptyOfferType, promotional: AdaptyOfferType) {
+        switch (introductory, promotional) {
+        case (.named("free_trial"), _): self = .trial
+        case (.named, _): self = .intro
+        case (.unreadable, _): self = .unknown
+        case (.none, .named): self = .promotional
+        case (.none, .unreadable): self = .unknown
+        case (.none, .none): self = .normal
+        }
+    }
+
+    /// Server API v2: `offer.category` `introductory` with `offer.type` `free_trial` → trial, any other
+    /// introductory offer → intro; `promotional`, `offer_code`, `win_back` → promotional; no offer →
+    /// normal; any other category → unknown.
+    init(adaptyOffer offer: AdaptyV2Offer?) {
+        guard let offer else {
+            self = .normal
+            return
+        }
+        switch offer.category {
+        case "introductory": self = offer.type == "free_trial" ? .trial : .intro
+        case "promotional", "offer_code", "win_back": self = .promotional
+        default: self = .unknown
+        }
+    }
+}
+
+extension Environment {
+    /// `is_sandbox` of shapes A, B, D; not sent → unknown.
+    init(adaptySandbox isSandbox: Bool?) {
+        switch isSandbox {
+        case true?: self = .sandbox
+        case false?: self = .production
+        case nil: self = .unknown
+        }
+    }
+
+    /// v2 `environment`: `Sandbox` / `Production` (case is not significant).
+    init(adaptyV2 environment: String?) {
+        switch environment?.lowercased() {
+        case "sandbox": self = .sandbox
+        case "production": self = .production
+        default: self = .unknown
+        }
+    }
+}
+
+/// `cancellation_reason` → the unified reason's raw value (`CancellationReason`): `nil` when Adapty does
+/// not say, `unknown` for a value it does not list.
+enum AdaptyCancellationReason {
+    static func unifiedRawValue(of reason: String?) -> String? {
+        guard let reason else { return nil }
+        switch reason {
+        case "voluntarily_cancelled": return "customerCancelled"
+        case "billing_error": return "billingError"
+        case "price_increase": return "priceIncrease"
+        case "product_was_not_available": return "productUnavailable"
+        case "refund": return "refunded"
+        case "upgraded": return "upgraded"
+        case "cancelled_by_developer", "adapty_revoked": return "developerCancelled"
+        case "new_subscription_replace": return "replaced"
+        default: return "unknown"
+        }
+    }
+
+    /// v2's stand-in for the `is_active` flag it lacks: a refunded or revoked level grants nothing.
+    static func revokesAccess(_ reason: String?) -> Bool {
+        reason == "refund" || reason == "adapty_revoked"
+    }
+}

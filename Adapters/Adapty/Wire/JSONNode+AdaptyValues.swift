@@ -1,0 +1,71 @@
+import EntitlementKit
+import Foundation
+
+// Field readers shared by Adapty's four shapes. Every present, non-null value must have the JSON type
+// Adapty's SDKs decode it as (a wrong type makes their decoders throw, and here fails the document);
+// `null` and absence both mean "not said". Enumerations are the exception: they decide no access, so a
+// value of the wrong type reads as "not recognised", like an unknown string.
+
+extension JSONNode {
+    /// Fails unless this node is an object.
+    func adaptyRequireObject() throws(DocumentError) {
+        guard case .object = value else { throw typeMismatch("an object") }
+    }
+
+    /// The member `key` as a string, `nil` when absent or `null`.
+    func adaptyString(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.string()
+    }
+
+    /// The member `key` as an identifier: `nil` when absent, `null` or empty.
+    func adaptyIdentifier(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.identifier()
+    }
+
+    /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
+    /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
+    func adaptyEnumeration(_ key: String) -> String? {
+        guard case .string(let text)? = member(key)?.value else { return nil }
+        return text
+    }
+
+    /// The member `key` as a JSON boolean, `nil` when absent or `null`.
+    func adaptyBool(_ key: String) throws(DocumentError) -> Bool? {
+        try optional(key)?.bool()
+    }
+
+    /// The member `key` as an RFC 3339 date (0–6 fractional digits, `Z` or any offset, read as UTC and
+    /// truncated to the millisecond), `nil` when absent or `null`.
+    func adaptyDate(_ key: String) throws(DocumentError) -> Date? {
+        try optional(key)?.date()
+    }
+
+    /// A container (`paid_access_levels`, `subscriptions`, `non_subscriptions`) of the object shapes:
+    /// an object, or absent / `null` for none. Its members in key order, so reading is deterministic.
+    func adaptyObjectContainer(_ key: String) throws(DocumentError) -> [(key: String, node: JSONNode)] {
+        guard let container = try optional(key) else { return [] }
+        guard case .object(let members) = container.value else { throw container.typeMismatch("an object") }
+        return members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+            (key, JSONNode(members[key] ?? .null, path: container.path.appending(key)))
+        }
+    }
+
+    /// A container of server API v2 (`access_levels`, `subscriptions`, `non_subscriptions`): an array,
+    /// or absent / `null` for none.
+    func adaptyArrayContainer(_ key: String) throws(DocumentError) -> [JSONNode] {
+        guard let container = try optional(key) else { return [] }
+        return try container.elements()
+    }
+
+    /// `timestamp`: the server's time in milliseconds since 1970. `0` and negative values (the bridge
+    /// sends `-1` for a profile built on the device) mean "not said"; a value past 9999-12-31 is refused.
+    func adaptyTimestamp(_ key: String) throws(DocumentError) -> Date? {
+        guard let node = try optional(key) else { return nil }
+        let milliseconds = try node.integer()
+        guard milliseconds > 0 else { return nil }
+        guard milliseconds <= RFC3339.supportedMilliseconds.upperBound else {
+            throw node.invalid("is not a plausible count of milliseconds since 1970")
+        }
+        return Date(millisecondsSince1970: milliseconds)
+    }
+}

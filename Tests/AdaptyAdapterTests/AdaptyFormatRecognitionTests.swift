@@ -1,0 +1,57 @@
+import EntitlementKit
+import EntitlementKitAdapty
+import Foundation
+import Testing
+
+/// Detection by keys: the four shapes are claimed; Qonversion's boolean `success`, its launch result
+/// and lists, RevenueCat's `subscriber` and unified snapshots are not.
+@Suite("Adapty format recognition", .timeLimit(.minutes(1)))
+struct AdaptyFormatRecognitionTests {
+    private func recognizes(_ json: String) throws -> Bool {
+        AdaptyAdapter().recognizes(try JSONValue.parse(Data(json.utf8)))
+    }
+
+    @Test func theFourShapesAreClaimed() throws {
+        #expect(try recognizes(#"{"data": {"type": "adapty_analytics_profile", "id": "p", "attributes": {}}}"#))
+        #expect(try recognizes(#"{"data": {"profile_id": "p", "paid_access_levels": {}}}"#))
+        #expect(try recognizes(#"{"data": {"profile_id": "p"}}"#))
+        #expect(try recognizes(#"{"profile_id": "p"}"#))
+        #expect(try recognizes(#"{"paid_access_levels": {}}"#))
+        #expect(try recognizes(#"{"success": {"profile_id": "p"}}"#))
+        #expect(try recognizes(#"{"data": {"profile_id": "p", "access_levels": []}}"#))
+        #expect(try recognizes(#"{"data": {"profile_id": "p", "access_levels": null}}"#))
+        #expect(try recognizes(#"{"data": {"profile_id": "p", "subscriptions": []}}"#))
+    }
+
+    @Test func otherVendorsAreNotClaimed() throws {
+        // Qonversion: a boolean `success`, a launch result's `uid` / `permissions`, a list in `data`.
+        #expect(try !recognizes(#"{"success": true}"#))
+        #expect(try !recognizes(#"{"success": false, "data": {"message": "Invalid access token"}}"#))
+        #expect(try !recognizes(#"{"success": true, "data": {"uid": "QON_1", "permissions": []}}"#))
+        #expect(try !recognizes(#"{"data": {"uid": "QON_1", "profile_id": "p"}}"#))
+        #expect(try !recognizes(#"{"object": "list", "data": []}"#))
+        // RevenueCat and the unified form.
+        #expect(try !recognizes(#"{"request_date": "2025-06-01T12:00:00Z", "subscriber": {"profile_id": "p"}}"#))
+        #expect(try !recognizes(#"{"schemaVersion": 2, "profile_id": "p"}"#))
+        #expect(try !recognizes(#"[]"#))
+        #expect(try !recognizes(#"{"data": "profile"}"#))
+    }
+
+    @Test func aBridgeReplyWithoutAProfileIsNamed() {
+        let error = adaptyFailure(#"{"success": true}"#)
+        #expect(error?.kind == .unrecognizedFormat)
+        #expect(error?.path.description == "success")
+        let vendor = adaptyFailure(#"{"error": {"adapty_code": 1003, "message": "Unauthorized"}}"#)
+        #expect(vendor?.kind == .vendorError)
+        let server = adaptyFailure(#"{"errors": [], "error_code": "profile_does_not_exist", "status_code": 404}"#)
+        #expect(server?.kind == .vendorError)
+    }
+
+    @Test func aV2ContainerInAV1ProfileIsRefusedRatherThanSkipped() {
+        let error = adaptyFailure(#"{"profile_id": "p", "access_levels": [{"access_level_id": "premium"}]}"#)
+        #expect(error?.kind == .unrecognizedFormat)
+        #expect(error?.path.description == "access_levels")
+        let v1InV2 = adaptyFailure(#"{"data": {"profile_id": "p", "subscriptions": [], "paid_access_levels": {}}}"#)
+        #expect(v1InV2?.kind == .wrongType)
+    }
+}
