@@ -52,7 +52,7 @@ enum CommonOptions {
     static let from = CommandDefinition.Option(
         name: "--from", valueName: "PROVIDER",
         help:
-            "The input's format: revenuecat, qonversion, adapty or unified. Default: detected from the document's shape."
+            "The input's format: revenuecat, qonversion, adapty, googleplay or unified. Default: detected from the document's shape."
     )
     static let at = CommandDefinition.Option(
         name: "--at", valueName: "INSTANT",
