@@ -130,7 +130,9 @@ let package = Package(
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
-            dependencies: ["EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures"],
+            dependencies: [
+                "EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures", "EntitlementKitAdapty",
+            ],
             resources: [.copy("Stories")]
         ),
         .testTarget(

@@ -25,7 +25,7 @@ import Foundation
 /// <doc:AdaptyMapping> for every field.
 public struct AdaptyAdapter: EntitlementAdapter {
     /// `"adapty"`.
-    public let provider = ProviderID(rawValue: "adapty")
+    public let provider = ProviderID.adapty
 
     /// Creates the adapter. It holds no state.
     public init() {}

@@ -117,7 +117,7 @@ public struct SnapshotDecoder: Sendable {
         switch provider {
         case .revenueCat: "a RevenueCat document"
         case .qonversion: "a Qonversion document"
-        case ProviderID(rawValue: "adapty"): "an Adapty document"
+        case .adapty: "an Adapty document"
         case .unified: "a unified snapshot"
         default: "a \(provider.rawValue) document"
         }

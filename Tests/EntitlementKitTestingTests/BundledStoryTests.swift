@@ -12,9 +12,9 @@ struct BundledStoryTests {
     }
 
     @Test(arguments: files)
-    func storyPassesForBothProviders(file: URL) async throws {
+    func storyPassesForEveryProvider(file: URL) async throws {
         let reports = try await ScenarioRunner.run(contentsOf: file)
-        #expect(reports.map(\.provider) == [.revenueCat, .qonversion])
+        #expect(reports.map(\.provider) == [.revenueCat, .qonversion, .adapty])
         for report in reports {
             #expect(report.passed, "\(report)")
             #expect(report.stepCount > 0)

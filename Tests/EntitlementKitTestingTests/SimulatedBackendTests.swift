@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import EntitlementKitTesting
@@ -59,6 +60,15 @@ struct SimulatedBackendTests {
             #expect(wire["subscriber"]?["subscriptions"]?["monthly"]?["store"] == .string("app_store"))
             #expect(wire["request_date"] == .string("2025-01-31T10:00:00Z"))
             _ = try RevenueCatAdapter().snapshot(from: data, at: Self.start)
+        } else if flavour == .adapty {
+            #expect(AdaptyAdapter().recognizes(wire))
+            let level = wire["data"]?["attributes"]?["paid_access_levels"]?["premium"]
+            #expect(level?["is_active"] == .bool(true))
+            #expect(level?["will_renew"] == .bool(true))
+            #expect(level?["expires_at"] == .string("2025-02-28T10:00:00.000000+0000"))
+            #expect(wire["data"]?["attributes"]?["customer_user_id"] == .string("alice"))
+            #expect(wire["data"]?["attributes"]?["timestamp"] == .integer(1_738_317_600_000))
+            _ = try AdaptyAdapter().snapshot(from: data, at: Self.start)
         } else {
             #expect(QonversionAdapter().recognizes(wire))
             let permission = wire["data"]?["permissions"].flatMap { value -> JSONValue? in

@@ -16,7 +16,7 @@ struct EndToEndScenarioTests {
         return url
     }
 
-    @Test func everyBundledStoryPassesForBothProviders() throws {
+    @Test func everyBundledStoryPassesForEveryProvider() throws {
         let directory = Tool.packageRoot.appendingPathComponent("Fixtures/scenarios")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "Fixtures/scenarios/" + $0 }
@@ -25,10 +25,11 @@ struct EndToEndScenarioTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == files.count * 2)
+        #expect(lines.count == files.count * 3)
         for file in files {
             #expect(lines.contains { $0.hasPrefix("\(file): revenuecat: ok (") })
             #expect(lines.contains { $0.hasPrefix("\(file): qonversion: ok (") })
+            #expect(lines.contains { $0.hasPrefix("\(file): adapty: ok (") })
         }
     }
 
@@ -46,6 +47,7 @@ struct EndToEndScenarioTests {
             result.stdout == """
                 \(url.path): revenuecat: step 5: lookup: active: expected [], actual ["premium"]
                 \(url.path): qonversion: step 5: lookup: active: expected [], actual ["premium"]
+                \(url.path): adapty: step 5: lookup: active: expected [], actual ["premium"]
 
                 """)
     }
@@ -121,8 +123,9 @@ struct EndToEndScenarioTests {
 
     @Test func usageErrors() throws {
         #expect(try Tool.run(["scenario"]).status == 64)
-        let unknown = try Tool.run(["scenario", "--provider", "adapty", Self.story])
+        let unknown = try Tool.run(["scenario", "--provider", "stripe", Self.story])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("error: --provider: \"adapty\" is not revenuecat, qonversion or all\n"))
+        #expect(
+            unknown.stderr.hasPrefix("error: --provider: \"stripe\" is not revenuecat, qonversion, adapty or all\n"))
     }
 }

@@ -22,11 +22,13 @@ public struct ProviderID: RawRepresentable, Sendable, Hashable, Comparable, Coda
     public static let revenueCat = ProviderID(rawValue: "revenuecat")
     /// Qonversion (v1 launch result, v3/v4 REST entitlements).
     public static let qonversion = ProviderID(rawValue: "qonversion")
+    /// Adapty (SDK backend profile, server API v1 and v2, the cross-platform bridge).
+    public static let adapty = ProviderID(rawValue: "adapty")
     /// EntitlementKit's own unified snapshot JSON.
     public static let unified = ProviderID(rawValue: "unified")
 
     /// The backends this version ships adapters for.
-    public static let backends: [ProviderID] = [.revenueCat, .qonversion]
+    public static let backends: [ProviderID] = [.revenueCat, .qonversion, .adapty]
 
     /// The raw value.
     public var description: String { rawValue }

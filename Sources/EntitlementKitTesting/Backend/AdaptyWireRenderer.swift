@@ -123,7 +123,7 @@ enum AdaptyWireRenderer {
 /// Adapty's profile ids: lower-case UUIDs, made by the SDK on the device for an anonymous user.
 enum AdaptyProfileIdForm {
     /// The simulated Adapty backend's provider id.
-    static let flavour = ProviderID(rawValue: "adapty")
+    static let flavour = ProviderID.adapty
 
     /// A version-4 UUID in lower case from 128 random bits.
     static func uuid(high: UInt64, low: UInt64) -> String {

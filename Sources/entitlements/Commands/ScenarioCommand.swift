@@ -6,11 +6,11 @@ import Foundation
 enum ScenarioCommand: Command {
     static let definition = CommandDefinition(
         name: "scenario",
-        synopsis: "[--provider revenuecat|qonversion|all] [--json] FILE...",
+        synopsis: "[--provider revenuecat|qonversion|adapty|all] [--json] FILE...",
         summary:
             "Run scenario files (customer stories as JSON) through the runtime client against a simulated backend.",
         discussion: """
-            Each file runs once per provider (default all: revenuecat, then qonversion), with the real \
+            Each file runs once per provider (default all: revenuecat, qonversion, then adapty), with the real \
             client and adapter, and every step's expectations are checked. A passing run prints \
             'FILE: PROVIDER: ok (N steps)'; each failing expectation prints one line: 'FILE: PROVIDER: \
             step N: ACTION: KEY: expected X, actual Y' (values as JSON, steps counted from 1). Every file \
@@ -26,7 +26,7 @@ enum ScenarioCommand: Command {
         options: [
             .init(
                 name: "--provider", valueName: "PROVIDER",
-                help: "revenuecat, qonversion or all (default: all)."),
+                help: "revenuecat, qonversion, adapty or all (default: all)."),
             CommonOptions.json,
         ],
         positionalCount: (1, nil),
