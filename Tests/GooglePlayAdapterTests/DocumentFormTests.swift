@@ -38,7 +38,9 @@ struct DocumentFormTests {
         #expect(!adapter.recognizes(.array([])))
     }
 
-    @Test("no other backend's fixture is claimed, and every Google Play fixture is", arguments: ProviderID.backends)
+    @Test(
+        "no other backend's fixture is claimed, and every Google Play fixture is",
+        arguments: ProviderID.backends + [.googlePlay])
     func noCollisions(_ provider: ProviderID) throws {
         for scenario in try FixtureCatalog.scenarios(provider: provider) {
             guard let document = try? JSONValue.parse(scenario.document()) else { continue }
