@@ -76,11 +76,13 @@ extension Environment {
     }
 }
 
-/// `cancellation_reason` → the unified reason's raw value (`CancellationReason`): `nil` when Adapty does
-/// not say, `unknown` for a value it does not list.
+/// `cancellation_reason` → the unified reason's raw value (`CancellationReason` of the unified form's
+/// version 2, which the snapshot carries once the core writes it): `nil` when Adapty does not say,
+/// `refunded` whenever `is_refund` is true, `unknown` for a value it does not list.
 enum AdaptyCancellationReason {
-    static func unifiedRawValue(of reason: String?) -> String? {
-        guard let reason else { return nil }
+    static func unifiedRawValue(of reason: String?, isRefund: Bool = false) -> String? {
+        if isRefund { return "refunded" }
+        guard let reason, !reason.isEmpty else { return nil }
         switch reason {
         case "voluntarily_cancelled": return "customerCancelled"
         case "billing_error": return "billingError"

@@ -72,8 +72,6 @@ extension Entitlement {
         } else if let oneTime {
             transactions.append(Transaction(adaptyOneTime: oneTime, type: .nonConsumablePurchase))
         }
-        let cancellation = AdaptyCancellationReason.unifiedRawValue(of: level.cancellationReason.nonEmpty)
-        _ = level.isRefund ? "refunded" : cancellation
         self.init(
             id: level.id,
             productId: productId,

@@ -51,8 +51,6 @@ extension Entitlement {
         let grace =
             level.gracePeriodExpiresAt ?? subscription?.gracePeriodExpiresAt
             ?? (level.isInGracePeriod ? level.expiresAt : nil)
-        let cancellation = AdaptyCancellationReason.unifiedRawValue(of: level.cancellationReason.nonEmpty)
-        _ = cancellation
         self.init(
             id: level.id,
             productId: level.storeProductId,
