@@ -158,21 +158,22 @@ struct DirectoryCacheTests {
             """
         }
         let good = sealed(
-            header: "EntitlementKit cache entry, schema 1\n", payload: payload(version: 1, snapshot: snapshot))
+            header: "EntitlementKit cache entry, schema 2\n", payload: payload(version: 2, snapshot: snapshot))
         try good.write(to: file)
         #expect(await cache.entry(for: "alice")?.snapshot.activeEntitlementIds == ["lifetime", "premium"])
 
         let variants = [
+            sealed(header: "EntitlementKit cache entry, schema 3\n", payload: payload(version: 3, snapshot: snapshot)),
             sealed(header: "EntitlementKit cache entry, schema 2\n", payload: payload(version: 1, snapshot: snapshot)),
             sealed(header: "EntitlementKit cache entry, schema 1\n", payload: payload(version: 2, snapshot: snapshot)),
             sealed(
-                header: "EntitlementKit cache entry, schema 1\n",
+                header: "EntitlementKit cache entry, schema 2\n",
                 payload: payload(
-                    version: 1,
-                    snapshot: snapshot.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2"))),
-            sealed(header: "EntitlementKit cache device, schema 1\n", payload: payload(version: 1, snapshot: snapshot)),
-            sealed(header: "EntitlementKit cache entry, schema 1\n", payload: "{\"schemaVersion\": 1}"),
-            sealed(header: "EntitlementKit cache entry, schema 1\n", payload: "[]"),
+                    version: 2,
+                    snapshot: snapshot.replacingOccurrences(of: "\"schemaVersion\": 2", with: "\"schemaVersion\": 3"))),
+            sealed(header: "EntitlementKit cache device, schema 2\n", payload: payload(version: 2, snapshot: snapshot)),
+            sealed(header: "EntitlementKit cache entry, schema 2\n", payload: "{\"schemaVersion\": 2}"),
+            sealed(header: "EntitlementKit cache entry, schema 2\n", payload: "[]"),
             Data(snapshot.utf8),  // a bare snapshot, as an older layout might have written
             Data(),
         ]
@@ -180,6 +181,32 @@ struct DirectoryCacheTests {
             try variant.write(to: file)
             #expect(await cache.entry(for: "alice") == nil, "variant \(index)")
         }
+    }
+
+    @Test("an entry written before schema 2 (cache schema 1, unified schema 1 snapshot) is read, not refetched")
+    func schemaOneEntryStillReads() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let cache = try DirectoryEntitlementCache(directory: temporary.cache)
+        let file = temporary.cache.appendingPathComponent(DirectoryEntitlementCache.entryFileName(for: "alice"))
+        // The snapshot as wave 2 wrote it: no `verification`, no cancellation reasons, schemaVersion 1.
+        var old = sampleEntry().snapshot.jsonValue
+        old = old.removing("verification").setting("schemaVersion", to: .integer(1))
+        if case .object(var entitlements) = old["entitlements"] {
+            for (id, entitlement) in entitlements {
+                entitlements[id] = entitlement.removing("cancellationReason").removing("cancellationReasonRaw")
+            }
+            old = old.setting("entitlements", to: .object(entitlements))
+        }
+        let payload = """
+            {"appUserId": "alice", "isInvalidated": false, "newestRequestDate": null, "schemaVersion": 1,
+             "snapshot": \(old.compactText), "writtenAt": "2025-01-01T00:00:00Z"}
+            """
+        try sealed(header: "EntitlementKit cache entry, schema 1\n", payload: payload).write(to: file)
+        let entry = try #require(await cache.entry(for: "alice"), "the old entry must be read, not refetched")
+        #expect(entry.snapshot.activeEntitlementIds == ["lifetime", "premium"])
+        #expect(entry.snapshot.verification == .notRequested)
+        #expect(entry.snapshot.all.allSatisfy { $0.cancellationReason == nil })
     }
 
     @Test("another customer's file under this customer's name reads as absent")
@@ -284,5 +311,21 @@ struct DirectoryCacheTests {
         #expect(throws: EntitlementCacheError.self) { try DirectoryEntitlementCache(directory: file) }
 
         _ = try DirectoryEntitlementCache(directory: real)
+    }
+}
+
+extension JSONValue {
+    /// This object without `key`.
+    fileprivate func removing(_ key: String) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = nil
+        return .object(members)
+    }
+
+    /// This object with `key` set to `value`.
+    fileprivate func setting(_ key: String, to value: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = value
+        return .object(members)
     }
 }

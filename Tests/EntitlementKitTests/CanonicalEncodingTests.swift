@@ -40,13 +40,16 @@ struct CanonicalEncodingTests {
                 "activeEntitlementIds", "appUserId", "entitlements", "evaluatedAt", "firstSeen", "managementUrl",
                 "nonSubscriptionTransactions", "originalAppUserId", "originalApplicationVersion",
                 "originalPurchaseDate",
-                "provider", "requestDate", "schemaVersion",
+                "provider", "requestDate", "schemaVersion", "verification",
             ])
         guard case .object(let entitlement) = bare.jsonValue["entitlements"]?["e"] else {
             Issue.record("no entitlement")
             return
         }
-        #expect(entitlement.count == 24)
+        #expect(entitlement.count == 26)
+        #expect(entitlement["cancellationReason"] == .null, "a backend that does not say gives null")
+        #expect(entitlement["cancellationReasonRaw"] == .null)
+        #expect(root["verification"] == .string("notRequested"))
         #expect(entitlement["expirationDate"] == .null)
         guard case .array(let transactions) = root["nonSubscriptionTransactions"],
             case .object(let transaction) = transactions.first

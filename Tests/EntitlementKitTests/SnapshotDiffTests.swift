@@ -187,7 +187,7 @@ struct SnapshotDiffTests {
             ComparedField.all.map(\.name) == [
                 "present", "renewState", "expirationDate", "store", "productId", "productPlanId", "periodType",
                 "isSandbox",
-                "grantType", "ownershipType",
+                "grantType", "ownershipType", "cancellationReason",
             ])
     }
 

@@ -26,7 +26,9 @@ func goldenSnapshot() -> EntitlementSnapshot {
     let lifetime = Entitlement(
         id: "lifetime", productId: "lifetime_unlock", renewState: .nonRenewable, periodType: .normal, store: .unknown,
         storeRaw: "tienda \"nueva\"/é", isSandbox: true, grantType: .familySharing, ownershipType: .familyShared,
-        latestPurchaseDate: instant("2024-03-03T03:03:03.300Z"), at: evaluatedAt)
+        latestPurchaseDate: instant("2024-03-03T03:03:03.300Z"),
+        cancellationReason: .unknown, cancellationReasonRaw: "store_closed",
+        at: evaluatedAt)
     let trial = Entitlement(
         id: "trial", productId: "pro_yearly", renewState: .cancelled, periodType: .trial, store: .appStore,
         storeRaw: "app_store",
@@ -35,11 +37,12 @@ func goldenSnapshot() -> EntitlementSnapshot {
         gracePeriodExpirationDate: instant("2025-05-24T00:00:00Z"),
         unsubscribeDetectedAt: instant("2025-05-02T10:00:00Z"),
         billingIssueDetectedAt: instant("2025-05-08T00:00:00Z"), refundedAt: instant("2025-05-09T00:00:00Z"),
+        cancellationReason: .refunded, cancellationReasonRaw: "REFUND_FULL",
         lastActivatedOfferCode: "SPRING25", at: evaluatedAt)
     return EntitlementSnapshot(
         provider: ProviderID(rawValue: "example"), appUserId: "user-42",
         originalAppUserId: "$RCAnonymousID:0123456789abcdef0123456789abcdef",
-        requestDate: instant("2025-06-01T12:00:00Z"), evaluatedAt: evaluatedAt,
+        requestDate: instant("2025-06-01T12:00:00Z"), evaluatedAt: evaluatedAt, verification: .verified,
         firstSeen: instant("2024-01-15T08:30:00Z"),
         managementURL: URL(string: "https://apps.apple.com/account/subscriptions"), originalApplicationVersion: "1.0",
         originalPurchaseDate: instant("2024-01-15T08:29:59.007Z"), entitlements: [pro, lifetime, trial],

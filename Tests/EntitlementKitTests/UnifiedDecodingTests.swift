@@ -60,7 +60,20 @@ struct UnifiedDecodingTests {
         arguments: [
             (["firstSeen"], JSONValue.string("next tuesday"), DocumentError.Kind.invalidValue, "firstSeen"),
             (["firstSeen"], nil, .missingField, "firstSeen"),
-            (["schemaVersion"], .integer(2), .invalidValue, "schemaVersion"),
+            (["schemaVersion"], .integer(3), .invalidValue, "schemaVersion"),
+            (["schemaVersion"], .integer(0), .invalidValue, "schemaVersion"),
+            (["verification"], nil, .missingField, "verification"),
+            (["verification"], .string("maybe"), .invalidValue, "verification"),
+            (["verification"], .null, .missingField, "verification"),
+            (["entitlements", "pro", "cancellationReason"], nil, .missingField, "entitlements.pro.cancellationReason"),
+            (
+                ["entitlements", "pro", "cancellationReason"], .integer(1), .wrongType,
+                "entitlements.pro.cancellationReason"
+            ),
+            (
+                ["entitlements", "pro", "cancellationReasonRaw"], nil, .missingField,
+                "entitlements.pro.cancellationReasonRaw"
+            ),
             (["provider"], .null, .missingField, "provider"),
             (["provider"], .string(""), .invalidValue, "provider"),
             (["managementUrl"], .string("not a url"), .invalidValue, "managementUrl"),

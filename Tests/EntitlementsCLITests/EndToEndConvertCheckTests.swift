@@ -58,6 +58,8 @@ struct EndToEndConvertCheckTests {
                   "entitlements": {
                     "premium": {
                       "billingIssueDetectedAt": null,
+                      "cancellationReason": null,
+                      "cancellationReasonRaw": null,
                       "expirationDate": "2025-07-11T11:00:00Z",
                       "firstPurchaseDate": "2025-05-11T11:00:00Z",
                       "gracePeriodExpirationDate": null,
@@ -106,7 +108,8 @@ struct EndToEndConvertCheckTests {
                   "originalPurchaseDate": null,
                   "provider": "qonversion",
                   "requestDate": "2025-06-14T23:59:58Z",
-                  "schemaVersion": 1
+                  "schemaVersion": 2,
+                  "verification": "notRequested"
                 }
 
                 """)
@@ -128,6 +131,8 @@ struct EndToEndConvertCheckTests {
                   "entitlements": {
                     "premium": {
                       "billingIssueDetectedAt": null,
+                      "cancellationReason": null,
+                      "cancellationReasonRaw": null,
                       "expirationDate": "2025-07-05T08:00:00Z",
                       "firstPurchaseDate": null,
                       "gracePeriodExpirationDate": null,
@@ -176,7 +181,8 @@ struct EndToEndConvertCheckTests {
                   "originalPurchaseDate": null,
                   "provider": "revenuecat",
                   "requestDate": "2025-06-14T23:59:58Z",
-                  "schemaVersion": 1
+                  "schemaVersion": 2,
+                  "verification": "notRequested"
                 }
 
                 """)
@@ -229,6 +235,7 @@ struct EndToEndConvertCheckTests {
         #expect(
             result.stdout
                 == #"{"activeEntitlementIds":[],"appUserId":"yan","entitlements":{"plus":{"billingIssueDetectedAt":null,"#
+                + #""cancellationReason":null,"cancellationReasonRaw":null,"#
                 + #""expirationDate":"2025-06-06T00:00:00Z","firstPurchaseDate":null,"gracePeriodExpirationDate":null,"grantType":"purchase","#
                 + #""id":"plus","isActive":false,"isSandbox":true,"lastActivatedOfferCode":null,"latestPurchaseDate":null,"#
                 + #""originalPurchaseDate":null,"ownershipType":"purchased","periodType":"trial","productId":"plus_weekly","#
@@ -236,7 +243,8 @@ struct EndToEndConvertCheckTests {
                 + #""storeRaw":"stripe","transactions":[],"trialStartDate":"2025-05-30T00:00:00Z","unsubscribeDetectedAt":null,"#
                 + #""willRenew":true}},"evaluatedAt":"2025-06-06T00:00:00.001Z","firstSeen":null,"managementUrl":null,"#
                 + #""nonSubscriptionTransactions":[],"originalAppUserId":null,"originalApplicationVersion":null,"#
-                + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":1}"# + "\n")
+                + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":2,"#
+                + #""verification":"notRequested"}"# + "\n")
     }
 
     // MARK: check

@@ -114,7 +114,7 @@ struct EndToEndUsageTests {
         ),
         (
             ["parity", "--ignore-field", "willRenew", "a", "b"],
-            #"error: --ignore-field: "willRenew" is not a compared field (present, renewState, expirationDate, store, productId, productPlanId, periodType, isSandbox, grantType, ownershipType)"#,
+            #"error: --ignore-field: "willRenew" is not a compared field (present, renewState, expirationDate, store, productId, productPlanId, periodType, isSandbox, grantType, ownershipType, cancellationReason)"#,
             "Run 'entitlements parity --help' for usage."
         ),
         (

@@ -3,13 +3,19 @@ import Foundation
 /// The bytes of the directory cache's files, and reading them back strictly.
 ///
 /// A file is three parts: a header line naming the kind and schema
-/// (`EntitlementKit cache entry, schema 1`), a line with the SHA-256 of the payload
+/// (`EntitlementKit cache entry, schema 2`), a line with the SHA-256 of the payload
 /// (`sha256 <64 lowercase hex digits>`), and the payload, a JSON object on one line. The digest makes every
 /// truncation and every changed byte detectable — a flipped digit in an expiration date is still valid
 /// JSON — so a damaged file is treated as absent instead of granting access it never held.
 enum CacheFileFormat {
-    /// The schema this version writes and reads; a file with another is ignored.
-    static let schemaVersion = 1
+    /// The schema this version writes. Schema 2 holds unified schema 2 snapshots (`verification`, the
+    /// cancellation reason); nothing else changed, so a schema 1 file written before is still read (its
+    /// snapshot as a unified schema 1 document) rather than refetched. A file with any other schema is
+    /// ignored.
+    static let schemaVersion = 2
+
+    /// The schemas this version reads.
+    static let readableSchemaVersions = 1...2
 
     enum Kind: String {
         case entry
@@ -22,8 +28,8 @@ enum CacheFileFormat {
         var trustedFloor: Date?
     }
 
-    static func header(_ kind: Kind) -> String {
-        "EntitlementKit cache \(kind.rawValue), schema \(schemaVersion)\n"
+    static func header(_ kind: Kind, schema: Int = schemaVersion) -> String {
+        "EntitlementKit cache \(kind.rawValue), schema \(schema)\n"
     }
 
     /// A sealed file: header, digest line, payload.
@@ -38,10 +44,14 @@ enum CacheFileFormat {
     /// The payload of a sealed file of `kind`, or `nil` when the header, the digest or the JSON is wrong.
     static func unseal(_ data: Data, as kind: Kind) -> JSONNode? {
         let bytes = [UInt8](data)
-        let header = Array(header(kind).utf8)
-        guard bytes.starts(with: header) else { return nil }
+        guard
+            let schema = readableSchemaVersions.first(where: {
+                bytes.starts(with: Array(header(kind, schema: $0).utf8))
+            })
+        else { return nil }
+        let headerBytes = Array(Self.header(kind, schema: schema).utf8)
         let digestPrefix = Array("sha256 ".utf8)
-        let digestStart = header.count
+        let digestStart = headerBytes.count
         let bodyStart = digestStart + digestPrefix.count + 64 + 1
         guard bytes.count >= bodyStart,
             bytes[digestStart..<(digestStart + digestPrefix.count)].elementsEqual(digestPrefix),
@@ -51,7 +61,7 @@ enum CacheFileFormat {
         let body = bytes[bodyStart...]
         guard digest.elementsEqual(SHA256.hexDigest(of: body).utf8) else { return nil }
         guard let root = try? JSONNode(parsing: Data(body)),
-            (try? root.required("schemaVersion").integer()) == Int64(schemaVersion)
+            (try? root.required("schemaVersion").integer()) == Int64(schema)
         else { return nil }
         return root
     }

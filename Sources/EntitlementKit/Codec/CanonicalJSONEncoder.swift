@@ -94,6 +94,8 @@ struct CanonicalJSONEncoder: ~Copyable {
         date(snapshot.requestDate)
         key("schemaVersion")
         integer(Int64(EntitlementSnapshot.schemaVersion))
+        key("verification")
+        string(snapshot.verification.rawValue)
         endObject()
     }
 
@@ -101,6 +103,10 @@ struct CanonicalJSONEncoder: ~Copyable {
         beginObject()
         key("billingIssueDetectedAt")
         date(entitlement.billingIssueDetectedAt)
+        key("cancellationReason")
+        string(entitlement.cancellationReason?.canonicalRawValue)
+        key("cancellationReasonRaw")
+        string(entitlement.cancellationReasonRaw)
         key("expirationDate")
         date(entitlement.expirationDate)
         key("firstPurchaseDate")

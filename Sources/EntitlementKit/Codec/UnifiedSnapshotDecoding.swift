@@ -16,18 +16,25 @@ extension EntitlementSnapshot {
     /// or `evaluatedAt` at or before it) reads as ``Entitlement/isRevoked``. `isActive: false` after the
     /// expiration date is explained by the date and reads as not revoked: the JSON form cannot say more.
     public init(json root: JSONNode) throws(DocumentError) {
-        let version = try root.required("schemaVersion")
-        guard try version.integer() == Int64(Self.schemaVersion) else {
-            throw version.invalid("is not a supported schemaVersion (this version reads \(Self.schemaVersion))")
+        let versionNode = try root.required("schemaVersion")
+        let version = try versionNode.integer()
+        guard Self.readableSchemaVersions.contains(version) else {
+            throw versionNode.invalid(
+                "is not a supported schemaVersion (this version reads \(Self.readableSchemaVersions.map(String.init).joined(separator: " and ")))"
+            )
         }
+        // Schema 1 predates `verification` and the cancellation reason: a key of 2 there is a mix-up of
+        // versions, refused like any contradiction; in 2 every key is required, as always.
+        let schema = SchemaKeys(version: version)
         let providerNode = try root.required("provider")
         guard let provider = try providerNode.identifier() else {
             throw providerNode.invalid("must name the adapter that made the snapshot")
         }
         let evaluatedAt = try root.required("evaluatedAt").date()
+        let verification = try schema.verification(in: root)
         var entitlements: [Entitlement] = []
         for (key, node) in try root.required("entitlements").members() {
-            let entitlement = try Entitlement(json: node, evaluatedAt: evaluatedAt)
+            let entitlement = try Entitlement(json: node, evaluatedAt: evaluatedAt, schema: schema)
             guard entitlement.id == key else {
                 throw DocumentError(
                     kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
@@ -41,6 +48,7 @@ extension EntitlementSnapshot {
             originalAppUserId: try root.nullable("originalAppUserId")?.string(),
             requestDate: try root.nullable("requestDate")?.date(),
             evaluatedAt: evaluatedAt,
+            verification: verification,
             firstSeen: try root.nullable("firstSeen")?.date(),
             managementURL: try root.nullable("managementUrl")?.absoluteURL(),
             originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
@@ -69,6 +77,11 @@ extension Entitlement {
     /// Reads one entitlement in the unified JSON form, judged at `evaluatedAt` (the snapshot's); see
     /// ``EntitlementSnapshot/init(json:)-(JSONNode)`` for how `isActive` is read.
     public init(json node: JSONNode, evaluatedAt: Date) throws(DocumentError) {
+        try self.init(json: node, evaluatedAt: evaluatedAt, schema: SchemaKeys(version: 2))
+    }
+
+    fileprivate init(json node: JSONNode, evaluatedAt: Date, schema: SchemaKeys) throws(DocumentError) {
+        let (cancellationReason, cancellationReasonRaw) = try schema.cancellationReason(in: node)
         self.init(
             id: try node.required("id").string(),
             productId: try node.nullable("productId")?.string(),
@@ -89,6 +102,8 @@ extension Entitlement {
             unsubscribeDetectedAt: try node.nullable("unsubscribeDetectedAt")?.date(),
             billingIssueDetectedAt: try node.nullable("billingIssueDetectedAt")?.date(),
             refundedAt: try node.nullable("refundedAt")?.date(),
+            cancellationReason: cancellationReason,
+            cancellationReasonRaw: cancellationReasonRaw,
             renewsCount: try node.nullable("renewsCount").map { (count) throws(DocumentError) -> Int in
                 let value = try count.integer()
                 guard value >= 0, value <= Int64(Int32.max) else { throw count.invalid("is not a count") }
@@ -139,6 +154,48 @@ extension Transaction {
             offerCode: try node.nullable("offerCode")?.string(),
             store: Store(canonicalRawValue: try node.required("store").string())
         )
+    }
+}
+
+/// The keys that differ between the readable schema versions.
+private struct SchemaKeys {
+    var version: Int64
+
+    /// `verification`: required in 2; absent in 1, where it reads as `notRequested`.
+    func verification(in root: JSONNode) throws(DocumentError) -> SnapshotVerification {
+        guard version >= 2 else {
+            try refuse("verification", in: root)
+            return .notRequested
+        }
+        let node = try root.required("verification")
+        let text = try node.string()
+        guard let verification = SnapshotVerification(rawValue: text) else {
+            // Not an open enumeration: a snapshot claiming a verification this version cannot name must not
+            // pass as verified or as unverified.
+            throw node.invalid(
+                "is not a verification (\(SnapshotVerification.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return verification
+    }
+
+    /// `cancellationReason` and `cancellationReasonRaw`: required (nullable) in 2; absent in 1 (`null`).
+    func cancellationReason(in entitlement: JSONNode) throws(DocumentError) -> (CancellationReason?, String?) {
+        guard version >= 2 else {
+            try refuse("cancellationReason", in: entitlement)
+            try refuse("cancellationReasonRaw", in: entitlement)
+            return (nil, nil)
+        }
+        let reason = try entitlement.nullable("cancellationReason")?.string()
+        let raw = try entitlement.nullable("cancellationReasonRaw")?.string()
+        return (reason.map(CancellationReason.init(canonicalRawValue:)), raw)
+    }
+
+    private func refuse(_ key: String, in node: JSONNode) throws(DocumentError) {
+        if let member = node.member(key) {
+            throw DocumentError(
+                kind: .inconsistent, path: member.path, offending: member.value,
+                reason: "is a schema 2 key in a schemaVersion \(version) document")
+        }
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 // Snapshot → JSON: the canonical form of unified-snapshot.md. Every key is written, `null` when unset.
 
 extension EntitlementSnapshot {
-    /// The snapshot as a JSON value in the unified form (schema version 1).
+    /// The snapshot as a JSON value in the unified form (schema version 2).
     public var jsonValue: JSONValue {
         .object([
             "schemaVersion": .integer(Int64(Self.schemaVersion)),
@@ -12,6 +12,7 @@ extension EntitlementSnapshot {
             "originalAppUserId": originalAppUserId.json,
             "requestDate": requestDate.json,
             "evaluatedAt": .string(RFC3339.string(from: evaluatedAt)),
+            "verification": .string(verification.rawValue),
             "firstSeen": firstSeen.json,
             "managementUrl": managementURL.map { .string($0.absoluteString) } ?? .null,
             "originalApplicationVersion": originalApplicationVersion.json,
@@ -60,6 +61,8 @@ extension Entitlement {
             "unsubscribeDetectedAt": unsubscribeDetectedAt.json,
             "billingIssueDetectedAt": billingIssueDetectedAt.json,
             "refundedAt": refundedAt.json,
+            "cancellationReason": cancellationReason.map { .string($0.canonicalRawValue) } ?? .null,
+            "cancellationReasonRaw": cancellationReasonRaw.json,
             "renewsCount": renewsCount.map { .integer(Int64($0)) } ?? .null,
             "lastActivatedOfferCode": lastActivatedOfferCode.json,
             "transactions": .array(transactions.map(\.jsonValue)),

@@ -19,7 +19,7 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
 
     private enum Kind: Sendable, Hashable {
         case present, renewState, expirationDate, store, productId, productPlanId, periodType, isSandbox, grantType,
-            ownershipType
+            ownershipType, cancellationReason
     }
 
     private init(_ name: String, _ kind: Kind) {
@@ -52,11 +52,14 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
     public static let grantType = ComparedField("grantType", .grantType)
     /// ``Entitlement/ownershipType``.
     public static let ownershipType = ComparedField("ownershipType", .ownershipType)
+    /// ``Entitlement/cancellationReason`` (schema 2), compared only when both sides state a known reason:
+    /// RevenueCat and Qonversion never say, and `null` disagrees with nothing.
+    public static let cancellationReason = ComparedField("cancellationReason", .cancellationReason)
 
     /// Every compared field, in the order differences are reported for one entitlement.
     public static let all: [ComparedField] = [
         .present, .renewState, .expirationDate, .store, .productId, .productPlanId, .periodType, .isSandbox,
-        .grantType, .ownershipType,
+        .grantType, .ownershipType, .cancellationReason,
     ]
 
     /// The field called `name` (`"renewState"`), or `nil` when no compared field has that name.
@@ -105,6 +108,9 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
             return Self.stated(a.grantType, b.grantType)
         case .ownershipType:
             return Self.stated(a.ownershipType, b.ownershipType)
+        case .cancellationReason:
+            guard let reasonA = a.cancellationReason, let reasonB = b.cancellationReason else { return nil }
+            return Self.stated(reasonA, reasonB)
         }
     }
 

@@ -57,6 +57,11 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
     public var billingIssueDetectedAt: Date?
     /// When it was refunded.
     public var refundedAt: Date?
+    /// Why the subscription ended or will end, when the backend says (schema 2); `nil` when it does not.
+    public var cancellationReason: CancellationReason?
+    /// The backend's own spelling of the cancellation reason, when it gave one (`voluntarily_cancelled`,
+    /// `REFUND_FULL`); kept beside ``cancellationReason`` so an unknown value is not lost.
+    public var cancellationReasonRaw: String?
     /// How many times it renewed, when the backend counts.
     public var renewsCount: Int?
     /// The last offer code the customer activated.
@@ -100,6 +105,8 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         unsubscribeDetectedAt: Date? = nil,
         billingIssueDetectedAt: Date? = nil,
         refundedAt: Date? = nil,
+        cancellationReason: CancellationReason? = nil,
+        cancellationReasonRaw: String? = nil,
         renewsCount: Int? = nil,
         lastActivatedOfferCode: String? = nil,
         transactions: [Transaction] = [],
@@ -127,6 +134,8 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         self.unsubscribeDetectedAt = unsubscribeDetectedAt
         self.billingIssueDetectedAt = billingIssueDetectedAt
         self.refundedAt = refundedAt
+        self.cancellationReason = cancellationReason
+        self.cancellationReasonRaw = cancellationReasonRaw.nonEmpty
         self.renewsCount = renewsCount
         self.lastActivatedOfferCode = lastActivatedOfferCode
         self.transactions = transactions

@@ -14,8 +14,13 @@ import Foundation
 /// A snapshot answers for its ``evaluatedAt`` instant; ``evaluated(at:)`` re-judges it later (a cached
 /// snapshot after a day offline) without the vendor's document.
 public struct EntitlementSnapshot: Sendable, Hashable {
-    /// The version of the unified JSON form this type reads and writes.
-    public static let schemaVersion = 1
+    /// The version of the unified JSON form this type writes. Version 1 documents (written before
+    /// `verification` and the cancellation reason existed) are still read: see ``readableSchemaVersions``.
+    public static let schemaVersion = 2
+
+    /// Every version of the unified JSON form this type reads: 1 (its missing keys read as
+    /// `notRequested` and `null`) and 2.
+    public static let readableSchemaVersions: ClosedRange<Int64> = 1...2
 
     /// The adapter that produced it: `revenuecat`, `qonversion`, …
     public var provider: ProviderID
@@ -27,6 +32,8 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var requestDate: Date?
     /// The instant ``Entitlement/isActive`` answers for, in every entitlement; ``evaluated(at:)`` moves it.
     public internal(set) var evaluatedAt: Date
+    /// Whether the backend's answer was verified cryptographically (App Store JWS) before mapping.
+    public var verification: SnapshotVerification
     /// When the backend first saw the customer (RevenueCat).
     public var firstSeen: Date?
     /// Where the customer manages their subscription.
@@ -52,6 +59,7 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         originalAppUserId: String? = nil,
         requestDate: Date? = nil,
         evaluatedAt: Date,
+        verification: SnapshotVerification = .notRequested,
         firstSeen: Date? = nil,
         managementURL: URL? = nil,
         originalApplicationVersion: String? = nil,
@@ -64,6 +72,7 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.originalAppUserId = originalAppUserId.nonEmpty
         self.requestDate = requestDate
         self.evaluatedAt = evaluatedAt
+        self.verification = verification
         self.firstSeen = firstSeen
         self.managementURL = managementURL
         self.originalApplicationVersion = originalApplicationVersion

@@ -24,6 +24,10 @@ public struct ProviderID: RawRepresentable, Sendable, Hashable, Comparable, Coda
     public static let qonversion = ProviderID(rawValue: "qonversion")
     /// Adapty (SDK backend profile, server API v1 and v2, the cross-platform bridge).
     public static let adapty = ProviderID(rawValue: "adapty")
+    /// The App Store read directly: StoreKit 2 JWS and the App Store Server API (`EntitlementKitAppStore`).
+    public static let appStore = ProviderID(rawValue: "appstore")
+    /// Google Play read directly: the Play Developer API's purchases (`EntitlementKitGooglePlay`).
+    public static let googlePlay = ProviderID(rawValue: "googleplay")
     /// EntitlementKit's own unified snapshot JSON.
     public static let unified = ProviderID(rawValue: "unified")
 

@@ -1,4 +1,3 @@
-import EntitlementKit
 import Foundation
 
 /// An ISO 8601 duration as scenarios write them: `P1M`, `P7D`, `PT5M`, `P1Y2M3DT4H5M6S`, `P2W`, `-P10D`.
