@@ -219,7 +219,7 @@ let package = Package(
             name: "MalformedInputTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitMigration", "EntitlementKitGooglePlay",
+                "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
             ]
         ),
     ],

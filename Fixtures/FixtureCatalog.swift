@@ -31,15 +31,18 @@ public enum FixtureCatalog {
     }
 
     /// Every scenario in `directory` (`<name>.json` with `<name>.expected.json` or
-    /// `<name>.expected-error.json`), sorted by name; `provider` labels them. Unpaired files are an error,
-    /// as for the bundled folders.
+    /// `<name>.expected-error.json`, and for the stores' adapters an optional `<name>.catalog.json`),
+    /// sorted by name; `provider` labels them. Unpaired files are an error, as for the bundled folders.
     public static func scenarios(in directory: URL, provider: ProviderID) throws -> [FixtureScenario] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasSuffix(".json") && $0 != catalogFileName
         }
         let files = Set(names)
+        let folderCatalog = directory.appendingPathComponent(catalogFileName)
+        let hasFolderCatalog = FileManager.default.fileExists(atPath: folderCatalog.path)
         var scenarios: [FixtureScenario] = []
-        for file in names.sorted() where !file.hasSuffix(".expected.json") && !file.hasSuffix(".expected-error.json") {
+        let partnerSuffixes = [".expected.json", ".expected-error.json", ".catalog.json"]
+        for file in names.sorted() where !partnerSuffixes.contains(where: file.hasSuffix) {
             let name = String(file.dropLast(".json".count))
             let snapshotFile = name + ".expected.json"
             let errorFile = name + ".expected-error.json"
@@ -49,23 +52,25 @@ public enum FixtureCatalog {
             case (false, true): expectation = .failure(directory.appendingPathComponent(errorFile))
             default: throw FixtureCatalogError.unpaired("\(provider)/\(file)")
             }
+            let catalogFile = name + ".catalog.json"
             scenarios.append(
                 FixtureScenario(
                     provider: provider, name: name, documentURL: directory.appendingPathComponent(file),
-                    expectation: expectation))
+                    expectation: expectation,
+                    catalogURL: files.contains(catalogFile)
+                        ? directory.appendingPathComponent(catalogFile) : hasFolderCatalog ? folderCatalog : nil))
         }
-        for file in names where file.hasSuffix(".expected.json") || file.hasSuffix(".expected-error.json") {
-            let base =
-                file.hasSuffix(".expected.json")
-                ? String(file.dropLast(".expected.json".count)) : String(file.dropLast(".expected-error.json".count))
+        for file in names {
+            guard let suffix = partnerSuffixes.first(where: file.hasSuffix) else { continue }
+            let base = String(file.dropLast(suffix.count))
             if !files.contains(base + ".json") { throw FixtureCatalogError.unpaired("\(provider)/\(file)") }
         }
         return scenarios
     }
 
     /// The file in a provider folder that names which products unlock which entitlements, for the backends
-    /// that answer with products only (the stores): every scenario of the folder is mapped with it. It is
-    /// not a scenario itself.
+    /// that answer with products only (the stores): every scenario of the folder without a
+    /// `<name>.catalog.json` of its own is mapped with it. It is not a scenario itself.
     public static let catalogFileName = "catalog.json"
 
     /// The entitlement catalog of `provider`'s fixtures (its folder's ``catalogFileName``), or `nil` when

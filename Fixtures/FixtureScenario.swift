@@ -23,6 +23,9 @@ public struct FixtureScenario: Sendable, Hashable, CustomStringConvertible {
     public let documentURL: URL
     /// What it must map to.
     public let expectation: Expectation
+    /// The products → entitlements catalog a store adapter maps the document with: `<name>.catalog.json`,
+    /// else the folder's `catalog.json`; `nil` when there is neither (every product is its own entitlement).
+    public let catalogURL: URL?
 
     /// `revenuecat/active-monthly`.
     public var description: String { "\(provider)/\(name)" }
@@ -30,6 +33,12 @@ public struct FixtureScenario: Sendable, Hashable, CustomStringConvertible {
     /// The vendor response's bytes.
     public func document() throws -> Data {
         try Data(contentsOf: documentURL)
+    }
+
+    /// The scenario's catalog (``catalogURL``), or ``EntitlementCatalog/identity`` when it has none.
+    public func catalog() throws -> EntitlementCatalog {
+        guard let catalogURL else { return .identity }
+        return try EntitlementCatalog(json: Data(contentsOf: catalogURL))
     }
 
     /// The expected unified snapshot as JSON, or `nil` for a failure scenario.

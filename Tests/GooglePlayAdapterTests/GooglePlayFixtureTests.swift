@@ -11,10 +11,6 @@ import Testing
 struct GooglePlayFixtureTests {
     static let scenarios: [FixtureScenario] = (try? FixtureCatalog.scenarios(provider: .googlePlay)) ?? []
 
-    static func adapter() throws -> GooglePlayAdapter {
-        GooglePlayAdapter(catalog: try #require(try FixtureCatalog.entitlementCatalog(provider: .googlePlay)))
-    }
-
     @Test("the folder has a fixture for every rule and state")
     func everyRuleHasAFixture() throws {
         let names = Set(try FixtureCatalog.scenarios(provider: .googlePlay).map(\.name))
@@ -41,7 +37,8 @@ struct GooglePlayFixtureTests {
 
     @Test("maps like its expectation", arguments: scenarios)
     func scenarioMatches(_ scenario: FixtureScenario) throws {
-        let result = try FixtureVerifier.verify(scenario, with: Self.adapter())
+        #expect(scenario.catalogURL?.lastPathComponent == FixtureCatalog.catalogFileName)
+        let result = try FixtureVerifier.verify(scenario, with: GooglePlayAdapter(catalog: scenario.catalog()))
         #expect(result.passed, "\(result)")
     }
 }

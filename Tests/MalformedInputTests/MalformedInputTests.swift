@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAdapty
+import EntitlementKitAppStore
 import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
@@ -17,6 +18,7 @@ import Testing
         case "revenuecat": RevenueCatAdapter()
         case "qonversion": QonversionAdapter()
         case "adapty": AdaptyAdapter()
+        case "appstore": AppStoreAdapter()
         case "googleplay": GooglePlayAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil

@@ -76,8 +76,7 @@ extension Environment {
     }
 }
 
-/// `cancellation_reason` → the unified reason's raw value (`CancellationReason` of the unified form's
-/// version 2, which the snapshot carries once the core writes it): `nil` when Adapty does not say,
+/// `cancellation_reason` → the unified reason's raw value (`CancellationReason`): `nil` when Adapty does not say,
 /// `refunded` whenever `is_refund` is true, `unknown` for a value it does not list.
 enum AdaptyCancellationReason {
     static func unifiedRawValue(of reason: String?, isRefund: Bool = false) -> String? {

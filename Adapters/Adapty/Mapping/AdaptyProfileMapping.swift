@@ -91,6 +91,11 @@ extension Entitlement {
             gracePeriodExpirationDate: level.isInGracePeriod && !level.isLifetime ? level.expiresAt : nil,
             unsubscribeDetectedAt: level.unsubscribedAt,
             billingIssueDetectedAt: level.billingIssueDetectedAt,
+            // `is_refund` wins over the reason sent; the raw value stays what Adapty sent.
+            cancellationReason: AdaptyCancellationReason.unifiedRawValue(
+                of: level.cancellationReason, isRefund: level.isRefund
+            ).map { CancellationReason(rawValue: $0) },
+            cancellationReasonRaw: level.cancellationReason.nonEmpty,
             transactions: transactions,
             vendorFlag: level.isActive,
             at: instant

@@ -69,6 +69,10 @@ extension Entitlement {
             gracePeriodExpirationDate: grace,
             unsubscribeDetectedAt: level.renewalCancelledAt,
             billingIssueDetectedAt: level.billingIssueDetectedAt,
+            cancellationReason: AdaptyCancellationReason.unifiedRawValue(of: level.cancellationReason).map {
+                CancellationReason(rawValue: $0)
+            },
+            cancellationReasonRaw: level.cancellationReason.nonEmpty,
             transactions: subscription.map { [Transaction(adaptyV2: $0, periodType: periodType)] } ?? [],
             // No flag in v2: a refunded or revoked level is inactive whatever its dates say.
             vendorFlag: AdaptyCancellationReason.revokesAccess(level.cancellationReason) ? false : nil,

@@ -18,7 +18,7 @@ enum CheckCommand: Command {
             .init(name: "FILE", help: "The document; - reads standard input."),
             .init(name: "ID...", help: "Entitlement ids that must all be active."),
         ],
-        options: [CommonOptions.from, CommonOptions.at],
+        options: [CommonOptions.from, CommonOptions.at] + StoreOptions.definitions,
         positionalCount: (1, nil),
         exitStatuses:
             "  0 printed (and every ID is active); 1 some ID is not active; 64 usage; 65 bad document; 66 cannot open FILE"

@@ -17,7 +17,7 @@ enum ConvertCommand: Command {
         options: [
             CommonOptions.from, CommonOptions.at,
             .init(name: "--compact", valueName: nil, help: "Print one line instead of indented JSON."),
-        ],
+        ] + StoreOptions.definitions,
         positionalCount: (1, 1),
         exitStatuses: "  0 printed; 64 usage; 65 bad document; 66 cannot open FILE"
     )

@@ -25,7 +25,7 @@ enum DiffCommand: Command {
         options: [
             CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance,
             CommonOptions.ignoreField,
-        ],
+        ] + StoreOptions.definitions,
         positionalCount: (2, 2),
         exitStatuses:
             "  0 same access (fields may differ); 1 access differs; 64 usage; 65 bad document; 66 cannot open A or B"

@@ -21,7 +21,7 @@ enum MigrateCommand: Command {
         options: [
             CommonOptions.from, CommonOptions.at, CommonOptions.jobs,
             .init(name: "--output", valueName: "FILE", help: "Write the snapshots to FILE instead of standard output."),
-        ],
+        ] + StoreOptions.definitions,
         positionalCount: (1, 1),
         exitStatuses:
             "  0 every record converted; 64 usage; 65 some records failed (the others are still written), or INPUT held no record at all; 66 cannot open INPUT; 73 cannot create FILE; 74 write error"

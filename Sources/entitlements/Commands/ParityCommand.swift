@@ -29,7 +29,7 @@ enum ParityCommand: Command {
         options: [
             CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance,
             CommonOptions.ignoreField, CommonOptions.jobs,
-        ],
+        ] + StoreOptions.definitions,
         positionalCount: (2, 2),
         exitStatuses: """
               0 every record compared, at least one customer in both exports, and no customer's access \

@@ -51,9 +51,7 @@ struct CommandContext {
 enum CommonOptions {
     static let from = CommandDefinition.Option(
         name: "--from", valueName: "PROVIDER",
-        help:
-            "The input's format: revenuecat, qonversion, adapty, googleplay or unified. Default: detected from the document's shape."
-    )
+        help: "The input's format: \(Tool.formatNames). Default: detected from the document's shape.")
     static let at = CommandDefinition.Option(
         name: "--at", valueName: "INSTANT",
         help: "Evaluate access at this ISO 8601 instant (2025-06-01T12:00:00Z). Default: now.",

@@ -1,0 +1,67 @@
+import EntitlementKit
+import EntitlementKitMigration
+import Foundation
+
+/// The options that configure the stores' adapters (`store-direct.md`), read once for every command that
+/// reads documents: the commands list ``definitions``, and ``Tool`` rebuilds the context's decoder from
+/// them before the command runs.
+struct StoreOptions {
+    /// Products → entitlements for both stores' adapters; `.identity` without `--catalog`.
+    var catalog = EntitlementCatalog.identity
+    /// `--allow-unverified-test-data`.
+    var allowsUnverifiedTestData = false
+    /// `--bundle-id`.
+    var bundleId: String?
+
+    static let catalogOption = CommandDefinition.Option(
+        name: "--catalog", valueName: "FILE",
+        help:
+            "App Store / Google Play: which products unlock which entitlements, as JSON "
+            + #"({"products": {"ID": {"entitlements": ["pro"], "duration": "P3M"}}}). Default: every product is its own entitlement."#
+    )
+    static let allowUnverifiedTestDataOption = CommandDefinition.Option(
+        name: "--allow-unverified-test-data", valueName: nil,
+        help: "App Store: read StoreKit test data (environment Xcode or LocalTesting), unverified.")
+    static let bundleIdOption = CommandDefinition.Option(
+        name: "--bundle-id", valueName: "ID", help: "App Store: every transaction must be for this bundle id.")
+
+    /// The options, in the order `--help` lists them.
+    static var definitions: [CommandDefinition.Option] {
+        [catalogOption, allowUnverifiedTestDataOption, bundleIdOption]
+    }
+
+    /// Whether `arguments` set any of them.
+    static func areGiven(in arguments: ParsedArguments) -> Bool {
+        definitions.contains { arguments.has($0.name) || !arguments.allValues($0.name).isEmpty }
+    }
+
+    /// Reads the options from `arguments`: an unreadable file is `66`, a catalog that is not one `64`.
+    init(_ arguments: ParsedArguments, command: String) throws(CommandFailure) {
+        if let path = arguments.value("--catalog") {
+            let input = InputFile(argument: path)
+            let data: Data
+            do {
+                data = try input.readAll()
+            } catch {
+                throw CommandFailure(status: error.status, message: "--catalog: " + error.message)
+            }
+            do {
+                catalog = try EntitlementCatalog(json: data)
+            } catch {
+                throw .usage("--catalog: \(input.displayName): \(error)", command: command)
+            }
+        }
+        allowsUnverifiedTestData = arguments.has("--allow-unverified-test-data")
+        if let bundleId = arguments.value("--bundle-id") {
+            guard !bundleId.isEmpty else { throw .usage("--bundle-id: an empty bundle id", command: command) }
+            self.bundleId = bundleId
+        }
+    }
+
+    /// `context` with a decoder whose store adapters are configured by these options.
+    func configure(_ context: CommandContext) -> CommandContext {
+        var configured = context
+        configured.decoder = SnapshotDecoder(adapters: builtInAdapters(configuredBy: self))
+        return configured
+    }
+}

@@ -1,0 +1,129 @@
+import EntitlementKit
+import Foundation
+import Testing
+
+/// The App Store through the built tool: `--from appstore` and detection, the store options on every
+/// command that reads documents, and `parity` between a RevenueCat export and App Store statuses.
+@Suite("entitlements with App Store documents", .timeLimit(.minutes(3)))
+struct EndToEndStoreTests {
+    typealias Tool = EntitlementsTool
+
+    static let at = ["--at", "2025-06-15T12:00:00Z"]
+    static let bundle = ["--bundle-id", "com.acme.trails"]
+    static func fixture(_ name: String) -> String { "Fixtures/appstore/" + name }
+
+    /// The canonical JSON `convert` prints equals the fixture's hand-written expectation.
+    @Test(arguments: ["statuses-active-monthly", "history-upgrade", "non-renewing-season"])
+    func convertMapsLikeTheFixture(_ name: String) throws {
+        let result = try Tool.run(
+            ["convert", "--from", "appstore", "--catalog", Self.fixture(name + ".catalog.json")] + Self.bundle + Self.at
+                + [Self.fixture(name + ".json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = try JSONValue.parse(Data(result.stdout.utf8))
+        let expected = try JSONValue.parse(Data(try Tool.repositoryFile(Self.fixture(name + ".expected.json")).utf8))
+        #expect(printed == expected)
+    }
+
+    @Test func theFormatIsDetectedFromTheShape() throws {
+        let result = try Tool.run(
+            ["convert", "--compact"] + Self.at + [Self.fixture("history-trial-then-renewals.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""provider":"appstore""#))
+        #expect(result.stdout.contains(#""activeEntitlementIds":["com.acme.trails.pro.monthly"]"#))
+    }
+
+    @Test func everyCommandThatReadsDocumentsTakesTheStoreOptions() throws {
+        for command in ["convert", "check", "diff", "parity", "migrate"] {
+            let help = try Tool.run([command, "--help"])
+            for option in ["--catalog FILE", "--allow-unverified-test-data", "--bundle-id ID"] {
+                #expect(help.stdout.contains(option), "\(command) \(option)")
+            }
+        }
+        #expect(try Tool.run(["convert", "--help"]).stdout.contains("appstore"))
+    }
+
+    @Test func checkUsesTheCatalogsEntitlementIds() throws {
+        let document = Self.fixture("catalog-two-products-one-entitlement.json")
+        let catalog = Self.fixture("catalog-two-products-one-entitlement.catalog.json")
+        let withCatalog = try Tool.run(["check", "--catalog", catalog] + Self.at + [document, "pro", "maps"])
+        #expect(withCatalog.status == 0, "\(withCatalog.stderr)")
+        // Without the catalog every product is its own entitlement: there is no `pro`.
+        let without = try Tool.run(["check"] + Self.at + [document, "pro"])
+        #expect(without.status == 1)
+    }
+
+    @Test func aCatalogThatCannotBeReadOrIsNotOneIsRefused() throws {
+        let missing = try Tool.run([
+            "convert", "--catalog", "no/such/catalog.json", Self.fixture("consumables-only.json"),
+        ])
+        #expect(missing.status == 66)
+        #expect(missing.stderrLines.first?.hasPrefix("error: --catalog: no/such/catalog.json: cannot open") == true)
+        #expect(missing.stdout.isEmpty)
+
+        let (file, directory) = try Tool.temporaryFile(
+            named: "catalog.json", contents: #"{"products": {"a": {"entitlements": "pro"}}}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let invalid = try Tool.run(["convert", "--catalog", file.path, Self.fixture("consumables-only.json")])
+        #expect(invalid.status == 64)
+        #expect(invalid.stderrLines.first?.hasPrefix("error: --catalog: \(file.path): products.a.entitlements") == true)
+        #expect(invalid.stdout.isEmpty)
+    }
+
+    @Test func aTransactionForAnotherAppIsRefusedWhenABundleIdIsGiven() throws {
+        let document = Self.fixture("statuses-active-monthly.json")
+        let wrong = try Tool.run(["convert", "--bundle-id", "com.acme.other"] + Self.at + [document])
+        #expect(wrong.status == 65)
+        #expect(
+            wrong.stderrLines == [
+                "error: \(document): bundleId: \"com.acme.trails\" is not the configured bundle id \"com.acme.other\""
+            ])
+        #expect(wrong.stdout.isEmpty)
+        #expect(try Tool.run(["convert"] + Self.bundle + Self.at + [document]).status == 0)
+    }
+
+    @Test func storeKitTestDataNeedsTheOptIn() throws {
+        let document = Self.fixture("xcode-test-data-refused.json")
+        let refused = try Tool.run(["convert"] + Self.at + [document])
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderrLines.first?.hasPrefix("error: \(document): [0].environment: \"Xcode\" is StoreKit test data")
+                == true)
+        let allowed = try Tool.run(["convert", "--compact", "--allow-unverified-test-data"] + Self.at + [document])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains(#""verification":"notRequested""#))
+    }
+
+    @Test func migrateReadsAppStoreEnvelopesWithTheCatalog() throws {
+        let result = try Tool.run(
+            [
+                "migrate", "--catalog", Tool.crossProvider("stores.catalog.json"), "--at", "2025-06-15T00:00:00Z",
+                Tool.crossProvider("stores.appstore.jsonl"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 7)
+        let quinn = try JSONValue.parse(Data(lines[0].utf8))
+        #expect(quinn["appUserId"] == .string("quinn"))
+        #expect(quinn["activeEntitlementIds"] == .array([.string("premium")]))
+    }
+
+    @Test func parityBetweenARevenueCatExportAndTheAppStoreFindsEveryPlantedDifference() throws {
+        let result = try Tool.run(
+            [
+                "parity", "--json", "--at", "2025-06-15T00:00:00Z", "--catalog",
+                Tool.crossProvider("stores.catalog.json"),
+                Tool.crossProvider("stores.revenuecat.jsonl"), Tool.crossProvider("stores.appstore.jsonl"),
+            ])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == (try Tool.repositoryFile(Tool.crossProvider("stores.parity.expected.json"))))
+
+        // Without the catalog the store's entitlements are its product ids: nothing matches `premium`.
+        let uncatalogued = try Tool.run(
+            [
+                "parity", "--json", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("stores.revenuecat.jsonl"),
+                Tool.crossProvider("stores.appstore.jsonl"),
+            ])
+        #expect(uncatalogued.status == 1)
+        #expect(uncatalogued.stdout != result.stdout)
+    }
+}
