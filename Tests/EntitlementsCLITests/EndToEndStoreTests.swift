@@ -35,7 +35,9 @@ struct EndToEndStoreTests {
     @Test func everyCommandThatReadsDocumentsTakesTheStoreOptions() throws {
         for command in ["convert", "check", "diff", "parity", "migrate"] {
             let help = try Tool.run([command, "--help"])
-            for option in ["--catalog FILE", "--allow-unverified-test-data", "--bundle-id ID"] {
+            for option in [
+                "--catalog FILE", "--root-certificate FILE", "--allow-unverified-test-data", "--bundle-id ID",
+            ] {
                 #expect(help.stdout.contains(option), "\(command) \(option)")
             }
         }
@@ -67,6 +69,37 @@ struct EndToEndStoreTests {
         #expect(invalid.status == 64)
         #expect(invalid.stderrLines.first?.hasPrefix("error: --catalog: \(file.path): products.a.entitlements") == true)
         #expect(invalid.stdout.isEmpty)
+    }
+
+    @Test func rootCertificatesAreReadAsDEROrPEMAndAnythingElseIsRefused() throws {
+        let document = Self.fixture("consumables-only.json")
+        for root in ["test-root.der", "test-root.pem"] {
+            let result = try Tool.run(
+                [
+                    "convert", "--root-certificate", Self.fixture("signed/" + root), "--root-certificate",
+                    Self.fixture("signed/other-root.der"),
+                ] + Self.at + [document])
+            #expect(result.status == 0, "\(root): \(result.stderr)")
+        }
+        let missing = try Tool.run(["convert", "--root-certificate", "no/such/root.der", document])
+        #expect(missing.status == 66)
+        #expect(
+            missing.stderrLines.first?.hasPrefix("error: --root-certificate: no/such/root.der: cannot open") == true)
+
+        for (name, contents) in [
+            ("notes.txt", "not a certificate"),
+            ("key.pem", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\n"),
+            ("broken.pem", "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n"),
+        ] {
+            let (file, directory) = try Tool.temporaryFile(named: name, contents: contents)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let refused = try Tool.run(["convert", "--root-certificate", file.path, document])
+            #expect(refused.status == 64, "\(name)")
+            #expect(
+                refused.stderrLines.first
+                    == "error: --root-certificate: \(file.path): is not a certificate (DER, or PEM CERTIFICATE blocks)")
+            #expect(refused.stdout.isEmpty)
+        }
     }
 
     @Test func aTransactionForAnotherAppIsRefusedWhenABundleIdIsGiven() throws {

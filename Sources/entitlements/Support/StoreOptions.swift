@@ -12,6 +12,10 @@ struct StoreOptions {
     var allowsUnverifiedTestData = false
     /// `--bundle-id`.
     var bundleId: String?
+    /// `--root-certificate`: the DER trust anchors replacing the bundled Apple Root CA - G3; `nil` keeps it.
+    /// Read and checked now; handed to the App Store adapter with its JWS verifier, which this build does not
+    /// have yet (until then every JWS is refused, whatever the roots).
+    var rootCertificates: [Data]?
 
     static let catalogOption = CommandDefinition.Option(
         name: "--catalog", valueName: "FILE",
@@ -22,12 +26,17 @@ struct StoreOptions {
     static let allowUnverifiedTestDataOption = CommandDefinition.Option(
         name: "--allow-unverified-test-data", valueName: nil,
         help: "App Store: read StoreKit test data (environment Xcode or LocalTesting), unverified.")
+    static let rootCertificateOption = CommandDefinition.Option(
+        name: "--root-certificate", valueName: "FILE",
+        help:
+            "App Store: trust this root certificate (DER or PEM; repeatable) instead of the bundled Apple Root CA - G3.",
+        repeatable: true)
     static let bundleIdOption = CommandDefinition.Option(
         name: "--bundle-id", valueName: "ID", help: "App Store: every transaction must be for this bundle id.")
 
     /// The options, in the order `--help` lists them.
     static var definitions: [CommandDefinition.Option] {
-        [catalogOption, allowUnverifiedTestDataOption, bundleIdOption]
+        [catalogOption, rootCertificateOption, allowUnverifiedTestDataOption, bundleIdOption]
     }
 
     /// Whether `arguments` set any of them.
@@ -35,7 +44,8 @@ struct StoreOptions {
         definitions.contains { arguments.has($0.name) || !arguments.allValues($0.name).isEmpty }
     }
 
-    /// Reads the options from `arguments`: an unreadable file is `66`, a catalog that is not one `64`.
+    /// Reads the options from `arguments`: an unreadable file is `66`, a catalog or certificate that is not
+    /// one `64`.
     init(_ arguments: ParsedArguments, command: String) throws(CommandFailure) {
         if let path = arguments.value("--catalog") {
             let input = InputFile(argument: path)
@@ -50,6 +60,21 @@ struct StoreOptions {
             } catch {
                 throw .usage("--catalog: \(input.displayName): \(error)", command: command)
             }
+        }
+        for path in arguments.allValues("--root-certificate") {
+            let input = InputFile(argument: path)
+            let data: Data
+            do {
+                data = try input.readAll()
+            } catch {
+                throw CommandFailure(status: error.status, message: "--root-certificate: " + error.message)
+            }
+            guard let certificates = RootCertificateFile.certificates(in: data) else {
+                throw .usage(
+                    "--root-certificate: \(input.displayName): is not a certificate (DER, or PEM CERTIFICATE blocks)",
+                    command: command)
+            }
+            rootCertificates = (rootCertificates ?? []) + certificates
         }
         allowsUnverifiedTestData = arguments.has("--allow-unverified-test-data")
         if let bundleId = arguments.value("--bundle-id") {

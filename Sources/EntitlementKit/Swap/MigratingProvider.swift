@@ -1,0 +1,233 @@
+import Foundation
+
+/// Two backends side by side: the app keeps answering from one while the other runs in the shadow, every
+/// answer is compared, and the app cuts over (and back) by swapping the two.
+///
+/// ```swift
+/// let provider = MigratingProvider(
+///     serving: revenueCat, shadow: qonversion,
+///     policy: .serving,                                   // or .eitherGrants
+///     comparison: SnapshotDiff.Options(expiryTolerance: 60),
+///     shadowTimeout: .seconds(2))                         // the default
+/// let client = try await EntitlementClient(provider: provider, cache: cache)
+/// for await report in provider.reports { log(report) }   // one ShadowReport per comparison
+/// let tally = await provider.tally                         // running totals
+/// ```
+///
+/// It is an ``EntitlementProvider``, so ``EntitlementClient`` (cache, trusted instant, identity, updates)
+/// works on it unchanged.
+///
+/// - **Reads** ask both backends at once. The shadow's answer is awaited at most `shadowTimeout` after the
+///   serving backend answered; the served answer is never held longer, and (under ``Policy/serving``) the
+///   shadow's failure or lateness never fails it. The serving backend's failure fails the read as it would
+///   without the shadow (the client then answers from its cache).
+/// - **Writes** (log-in, restore / sync, purchase) go to the serving backend, then to the shadow with the
+///   same input, so the new backend hears of every purchase during the window; the shadow's failure is
+///   reported, never thrown.
+/// - **Identity**: one app user id for both, in the serving backend's form. While the customer is anonymous
+///   the shadow is not asked (two backends cannot know the same anonymous person): `skipped(anonymous)`.
+/// - **Cut-over and roll-back** are a configuration change: `MigratingProvider(serving: new, shadow: old)`.
+///   The provider answers as its serving backend (``provider``, ``makeAnonymousAppUserId()``), so the
+///   client's cache and stored id follow the serving backend.
+public actor MigratingProvider: EntitlementProvider {
+    /// Which answer the app gets.
+    public enum Policy: Sendable, Hashable {
+        /// The serving backend's answer; the shadow is compared and never changes it.
+        case serving
+        /// Access when either backend grants it (the union; see ``MigratingProvider``); a failure of one
+        /// still answers from the other. The safe window around a cut-over.
+        case eitherGrants
+    }
+
+    /// How many reports a ``reports`` stream keeps for a reader that has not taken them (the newest).
+    public static let reportBufferLimit = 256
+
+    /// The backend whose answer the app gets.
+    public nonisolated let serving: any EntitlementProvider
+    /// The backend asked and compared in the shadow.
+    public nonisolated let shadow: any EntitlementProvider
+    /// Which answer the app gets.
+    public nonisolated let policy: Policy
+    /// How answers are compared (expiry tolerance, fields).
+    public nonisolated let comparison: SnapshotDiff.Options
+    /// How long the shadow's answer is awaited after the serving backend answered.
+    public nonisolated let shadowTimeout: Duration
+
+    private nonisolated let clock: any Clock<Duration>
+    private nonisolated let wallClock: any WallClock
+    private nonisolated let broadcaster = ShadowReportBroadcaster(bufferLimit: MigratingProvider.reportBufferLimit)
+    private var totals = ShadowTally()
+
+    /// A provider that serves `serving` and compares `shadow`.
+    ///
+    /// - Parameters:
+    ///   - clock: measures the shadow timeout (tests pass a clock they move by hand).
+    ///   - wallClock: stamps reports with their ``ShadowReport/instant``.
+    public init(
+        serving: any EntitlementProvider, shadow: any EntitlementProvider, policy: Policy = .serving,
+        comparison: SnapshotDiff.Options = SnapshotDiff.Options(), shadowTimeout: Duration = .seconds(2),
+        clock: any Clock<Duration> = ContinuousClock(), wallClock: any WallClock = SystemClock()
+    ) {
+        self.serving = serving
+        self.shadow = shadow
+        self.policy = policy
+        self.comparison = comparison
+        self.shadowTimeout = shadowTimeout
+        self.clock = clock
+        self.wallClock = wallClock
+    }
+
+    /// Every report from now on, one per comparison, skip or failure. Each access makes a new stream; each
+    /// keeps the newest ``reportBufferLimit`` reports its reader has not taken.
+    public nonisolated var reports: AsyncStream<ShadowReport> {
+        broadcaster.makeStream()
+    }
+
+    /// Running totals of every report so far.
+    public var tally: ShadowTally { totals }
+
+    // MARK: EntitlementProvider
+
+    /// The serving backend's id: the client's cache and the merged snapshots answer as it.
+    public nonisolated var provider: ProviderID { serving.provider }
+
+    /// An anonymous id in the serving backend's form.
+    public nonisolated func makeAnonymousAppUserId() -> String {
+        serving.makeAnonymousAppUserId()
+    }
+
+    /// Whether the serving backend considers `appUserId` anonymous.
+    public nonisolated func isAnonymous(_ appUserId: String) -> Bool {
+        serving.isAnonymous(appUserId)
+    }
+
+    /// Both backends' answers, compared; the served (or merged) one is returned.
+    public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try await read(appUserId) { (provider) throws(EntitlementClientError) in
+            try await provider.snapshot(for: appUserId)
+        }
+    }
+
+    /// Logs in on the serving backend, then on the shadow (its failure is reported, not thrown).
+    public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
+        -> LogInResult
+    {
+        let result = try await serving.logIn(from: currentAppUserId, to: newAppUserId)
+        await mirror(.logIn, for: newAppUserId) { (provider) throws(EntitlementClientError) in
+            _ = try await provider.logIn(from: currentAppUserId, to: newAppUserId)
+        }
+        return result
+    }
+
+    /// Sends the receipt to the serving backend, then to the shadow.
+    public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        let snapshot = try await serving.syncPurchases(receipt, for: appUserId)
+        await mirror(.syncPurchases, for: appUserId) { (provider) throws(EntitlementClientError) in
+            _ = try await provider.syncPurchases(receipt, for: appUserId)
+        }
+        return snapshot
+    }
+
+    /// Reports the purchase to the serving backend, then to the shadow.
+    public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        let snapshot = try await serving.reportPurchase(purchase, for: appUserId)
+        await mirror(.reportPurchase, for: appUserId) { (provider) throws(EntitlementClientError) in
+            _ = try await provider.reportPurchase(purchase, for: appUserId)
+        }
+        return snapshot
+    }
+
+    // MARK: Reads
+
+    private typealias Answer = Result<EntitlementSnapshot, EntitlementClientError>
+
+    private func read(
+        _ appUserId: String,
+        _ ask: @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        if serving.isAnonymous(appUserId) {
+            record(appUserId, .skipped(.anonymous))
+            return try await ask(serving)
+        }
+        let shadowProvider = shadow
+        let shadowTask = Task {
+            await Self.answer { () throws(EntitlementClientError) in try await ask(shadowProvider) }
+        }
+        let served = await Self.answer { () throws(EntitlementClientError) in try await ask(serving) }
+        if case .failure(let error) = served, policy == .serving {
+            // Fails as it would without the shadow, and no later.
+            shadowTask.cancel()
+            throw error
+        }
+        let shadowAnswer = await ShadowWait.first(of: shadowTask, within: shadowTimeout, on: clock)
+
+        switch (served, shadowAnswer) {
+        case (.success(let a), .some(.success(let b))):
+            record(appUserId, Self.compare(a, b, options: comparison))
+            return policy == .eitherGrants ? SnapshotMerge.eitherGrants(served: a, shadow: b) : a
+        case (.success(let a), .some(.failure(let error))):
+            record(appUserId, .shadowFailed(error))
+            return a
+        case (.success(let a), nil):
+            record(appUserId, .shadowTimedOut)
+            return a
+        case (.failure(let error), .some(.success(let b))):
+            // The serving backend failed: under eitherGrants the shadow answers, as the serving backend.
+            guard policy == .eitherGrants else { throw error }
+            var answer = b
+            answer.provider = serving.provider
+            return answer
+        case (.failure(let error), _):
+            throw error
+        }
+    }
+
+    private static func compare(_ a: EntitlementSnapshot, _ b: EntitlementSnapshot, options: SnapshotDiff.Options)
+        -> ShadowReport.Outcome
+    {
+        // Both at the served instant, so an expiry between the two answers is no difference.
+        let diff = SnapshotDiff(a, b.evaluated(at: a.evaluatedAt), options: options)
+        return diff.isEmpty ? .agreed : .disagreed(diff)
+    }
+
+    private static func answer(
+        _ body: @Sendable () async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async -> Answer {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Writes
+
+    private func mirror(
+        _ action: ShadowReport.WriteAction, for appUserId: String,
+        _ write: (any EntitlementProvider) async throws(EntitlementClientError) -> Void
+    ) async {
+        guard !serving.isAnonymous(appUserId) || action == .logIn else {
+            record(appUserId, .skipped(.anonymous))
+            return
+        }
+        do {
+            try await write(shadow)
+        } catch {
+            record(appUserId, .writeFailed(action, error))
+        }
+    }
+
+    // MARK: Reports
+
+    private func record(_ appUserId: String, _ outcome: ShadowReport.Outcome) {
+        totals.count(outcome)
+        broadcaster.publish(
+            ShadowReport(
+                appUserId: appUserId, instant: wallClock.now(), servingProvider: serving.provider,
+                shadowProvider: shadow.provider, outcome: outcome))
+    }
+}
