@@ -221,7 +221,7 @@ let package = Package(
             name: "MalformedInputTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitMigration", "EntitlementKitAppStore",
+                "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
             ]
         ),
     ],

@@ -1,13 +1,14 @@
 import EntitlementKit
 import EntitlementKitAdapty
 import EntitlementKitAppStore
+import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 
 /// The vendor formats the tool reads, besides the unified form, in the order `--from` lists them.
 /// The one place to add a backend.
 let builtInAdapters: [any EntitlementAdapter] = [
-    RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter(), AppStoreAdapter(),
+    RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter(), AppStoreAdapter(), GooglePlayAdapter(),
 ]
 
 /// ``builtInAdapters`` with the stores' adapters configured by the command's options (`--catalog` and
@@ -15,6 +16,8 @@ let builtInAdapters: [any EntitlementAdapter] = [
 func builtInAdapters(configuredBy options: StoreOptions) -> [any EntitlementAdapter] {
     builtInAdapters.map { adapter in
         switch adapter {
+        case is GooglePlayAdapter:
+            GooglePlayAdapter(catalog: options.catalog)
         case is AppStoreAdapter:
             AppStoreAdapter(
                 catalog: options.catalog, allowsUnverifiedTestData: options.allowsUnverifiedTestData,

@@ -89,17 +89,17 @@ struct EndToEndUsageTests {
         ),
         (
             ["convert", "--from", "stripe", "a.json"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, unified)"#,
+            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
             "Run 'entitlements convert --help' for usage."
         ),
         (
             ["diff", "--from", "stripe", "a", "b"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, unified)"#,
+            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
             "Run 'entitlements diff --help' for usage."
         ),
         (
             ["parity", "--from", "stripe", "a", "b"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, unified)"#,
+            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
             "Run 'entitlements parity --help' for usage."
         ),
         (["diff", "a.json"], "error: missing B", "Run 'entitlements diff --help' for usage."),

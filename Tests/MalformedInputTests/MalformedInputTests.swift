@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitAdapty
 import EntitlementKitAppStore
+import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -18,6 +19,7 @@ import Testing
         case "qonversion": QonversionAdapter()
         case "adapty": AdaptyAdapter()
         case "appstore": AppStoreAdapter()
+        case "googleplay": GooglePlayAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }

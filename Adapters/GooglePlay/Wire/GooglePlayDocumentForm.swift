@@ -1,0 +1,103 @@
+import EntitlementKit
+
+/// Which of the three Google Play documents a JSON value is.
+///
+/// Recognition (``recognized(_:)``) is structural and strict, so the CLI never hands another vendor's
+/// document to this adapter: the `kind` Google puts in every response, or the pairs of members no other
+/// format has (`lineItems` with `subscriptionState`; `purchaseTimeMillis` with `purchaseState`), or a
+/// listing whose `subscriptions` / `products` are arrays (Adapty's `subscriptions` is an object, RevenueCat
+/// nests everything under `subscriber`, Qonversion under `data`).
+enum GooglePlayDocumentForm: Sendable, Hashable {
+    /// A `purchases.subscriptionsv2.get` response.
+    case subscription
+    /// A `purchases.products.get` response.
+    case product
+    /// `{"subscriptions": [{"purchaseToken", "purchase"}], "products": [{"productId", "purchaseToken", "purchase"}]}`.
+    case listing
+
+    static let subscriptionKind = "androidpublisher#subscriptionPurchaseV2"
+    static let productKind = "androidpublisher#productPurchase"
+
+    /// The form of `document` when its shape is unambiguous, else `nil`.
+    static func recognized(_ document: JSONValue) -> GooglePlayDocumentForm? {
+        guard case .object(let members) = document else { return nil }
+        if case .string(let kind)? = members["kind"] {
+            switch kind {
+            case subscriptionKind: return .subscription
+            case productKind: return .product
+            default: return nil
+            }
+        }
+        if case .array? = members["lineItems"], case .string? = members["subscriptionState"] { return .subscription }
+        if case .string? = members["purchaseTimeMillis"], case .integer? = members["purchaseState"] { return .product }
+        let lists = [members["subscriptions"], members["products"]].compactMap { $0 }
+        guard !lists.isEmpty, Set(members.keys).isDisjoint(with: otherFormatsMembers) else { return nil }
+        for list in lists {
+            // Each element of a listing is `{"purchaseToken", "purchase", …}`; Adapty's `subscriptions` is an
+            // object keyed by product, so it never gets here.
+            guard case .array(let elements) = list else { return nil }
+            if let first = elements.first, first["purchase"] == nil { return nil }
+        }
+        return .listing
+    }
+
+    /// Top-level members of the other formats the CLI reads: a document holding one is never a listing.
+    private static let otherFormatsMembers: Set<String> = [
+        "subscriber", "data", "schemaVersion", "profile_id", "statuses", "history", "transactions",
+        "non_subscriptions", "paid_access_levels",
+    ]
+
+    /// The form `document` is read as when the caller named this adapter: looser than ``recognized(_:)``,
+    /// so that a damaged document reaches its reader and fails there with a located error, and documents
+    /// Google's API returns but this adapter does not read are refused by name.
+    static func assumed(_ document: JSONNode) throws(DocumentError) -> GooglePlayDocumentForm {
+        guard case .object(let members) = document.value else { throw document.typeMismatch("an object") }
+        if let error = googleErrorBody(document) { throw error }
+        if let kindNode = document.member("kind"), !kindNode.isNull {
+            let kind = try kindNode.string()
+            switch kind {
+            case subscriptionKind: return .subscription
+            case productKind: return .product
+            case "androidpublisher#subscriptionPurchase":
+                throw unsupported(kindNode, "is a v1 SubscriptionPurchase; read purchases.subscriptionsv2.get instead")
+            case "androidpublisher#productPurchaseV2":
+                throw unsupported(
+                    kindNode, "is a ProductPurchaseV2, which this version does not read; use purchases.products.get")
+            default:
+                throw unsupported(kindNode, "is not a purchase resource this adapter reads")
+            }
+        }
+        if members["lineItems"] != nil || members["subscriptionState"] != nil { return .subscription }
+        if members["expiryTimeMillis"] != nil || members["paymentState"] != nil {
+            throw DocumentError(
+                kind: .unrecognizedFormat, path: document.path,
+                reason: "is a v1 SubscriptionPurchase (expiryTimeMillis); read purchases.subscriptionsv2.get instead")
+        }
+        if members["purchaseTimeMillis"] != nil || members["purchaseState"] != nil || members["consumptionState"] != nil
+        {
+            return .product
+        }
+        if members["subscriptions"] != nil || members["products"] != nil { return .listing }
+        throw DocumentError(
+            kind: .unrecognizedFormat, path: document.path,
+            reason:
+                "is none of Google Play's SubscriptionPurchaseV2, ProductPurchase or the per-customer listing {\"subscriptions\": […], \"products\": […]}"
+        )
+    }
+
+    /// Google's API answers a failed request (a token expired too long ago, a wrong package) with
+    /// `{"error": {"code": 410, "message": "…", "status": "…"}}`; mapped, it would read as "no purchases".
+    static func googleErrorBody(_ document: JSONNode) -> DocumentError? {
+        guard case .object(let error)? = document.value["error"] else { return nil }
+        var detail = ""
+        if case .integer(let code)? = error["code"] { detail += "code \(code)" }
+        if case .string(let message)? = error["message"] { detail += (detail.isEmpty ? "" : ": ") + message }
+        return DocumentError(
+            kind: .vendorError, path: document.path.appending("error"), offending: .object(error),
+            reason: "is a Google Play Developer API error" + (detail.isEmpty ? "" : " (\(detail))"))
+    }
+
+    private static func unsupported(_ node: JSONNode, _ reason: String) -> DocumentError {
+        DocumentError(kind: .unrecognizedFormat, path: node.path, offending: node.value, reason: reason)
+    }
+}

@@ -1,2 +1,0 @@
-// The suites arrive with wave 3 (issues #18, #19).
-import Testing
