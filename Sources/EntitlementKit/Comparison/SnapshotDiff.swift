@@ -6,14 +6,14 @@ import Foundation
 /// app that runs a second backend in *shadow mode* next to the one that decides access:
 ///
 /// ```swift
-/// let instant = Date()
-/// let primary = try await revenueCat.snapshot(at: instant)   // decides access
-/// let shadow = try await qonversion.snapshot(at: instant)    // observed only
-/// let diff = SnapshotDiff(primary, shadow, options: .init(expiryTolerance: 60))
+/// // revenueCat, qonversion: any two `EntitlementProvider`s; `MigratingProvider` does all of this for you
+/// let primary = try await revenueCat.snapshot(for: appUserId)   // decides access
+/// let shadow = try await qonversion.snapshot(for: appUserId)    // observed only
+/// let diff = SnapshotDiff(primary, shadow.evaluated(at: primary.evaluatedAt), options: .init(expiryTolerance: 60))
 /// if diff.hasAccessDifferences {
-///     log.error("shadow backend disagrees on access: \(diff.accessDifferences)")
+///     print("shadow backend disagrees on access: \(diff.accessDifferences)")
 /// } else if !diff.fieldDifferences.isEmpty {
-///     log.notice("shadow backend differs in details: \(diff.fieldDifferences)")
+///     print("shadow backend differs in details: \(diff.fieldDifferences)")
 /// }
 /// ```
 ///
