@@ -57,7 +57,12 @@ final class SingleExchangeLoader: NSObject, URLSessionDataDelegate, @unchecked S
         } onCancel: {
             task.cancel()
         }
-        session.finishTasksAndInvalidate()
+        if case .tooLarge = outcome {
+            // The body is still arriving: cancel it outright rather than let the session read on.
+            session.invalidateAndCancel()
+        } else {
+            session.finishTasksAndInvalidate()
+        }
         return outcome
     }
 
@@ -104,7 +109,11 @@ final class SingleExchangeLoader: NSObject, URLSessionDataDelegate, @unchecked S
             }
             return exceeded
         }
-        if over { dataTask.cancel() }
+        guard over else { return }
+        // Answer now, not when the cancelled task completes: on Linux that can take as long as the server
+        // keeps sending, and a caller must not wait on (nor the session buffer) a body already refused.
+        dataTask.cancel()
+        finish(.tooLarge(limit: limit))
     }
 
     func urlSession(

@@ -54,7 +54,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// No `Content-Length`: the body ends when the connection closes.
         case closeDelimited(status: Int, body: Data)
         /// A head without `Content-Length` (with `chunked`, `Transfer-Encoding: chunked`), then `prefix` and
-        /// body bytes without end, until the client hangs up or the server stops.
+        /// body bytes without end, until the client hangs up or the server stops (or, so a client that reads
+        /// everything cannot exhaust memory, after 64 MiB).
         case endless(status: Int, prefix: Data, chunked: Bool)
         /// Closes the connection without answering.
         case drop
@@ -253,13 +254,20 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let filler = Data(repeating: UInt8(ascii: "a"), count: 16 * 1024)
         var block = prefix.isEmpty ? filler : prefix  // an empty chunk would end a chunked body
         guard write(connection, Data((head + "\r\n").utf8)) else { return }
-        while !isStopped {
+        // "Without end" to any sane client, yet bounded: a client that reads everything makes its test
+        // fail on the body it got, not exhaust the machine's memory.
+        var sent = 0
+        while !isStopped, sent < Self.endlessStreamBound {
             let piece =
                 chunked ? Data((String(block.count, radix: 16) + "\r\n").utf8) + block + Data("\r\n".utf8) : block
             guard write(connection, piece) else { return }
+            sent += piece.count
             block = filler
         }
     }
+
+    /// How much body `.endless` sends at most: a thousand times any cap the tests set.
+    static let endlessStreamBound = 64 << 20
 
     /// Sends all of `data`; `false` when the connection failed first.
     @discardableResult
