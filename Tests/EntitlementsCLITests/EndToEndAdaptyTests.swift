@@ -52,18 +52,18 @@ struct EndToEndAdaptyTests {
         """
 
     /// Writes `files` into a scratch folder and runs the tool there.
-    private func run(_ arguments: [String], files: [String: String]) throws -> EntitlementsTool.Result {
+    private func run(_ arguments: [String], files: [String: String]) async throws -> EntitlementsTool.Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adapty-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, contents) in files {
             try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
         }
-        return try Tool.run(arguments, in: directory)
+        return try await Tool.run(arguments, in: directory)
     }
 
-    @Test func checkReadsTheSDKBackendEnvelope() throws {
-        let result = try Tool.run(
+    @Test func checkReadsTheSDKBackendEnvelope() async throws {
+        let result = try await Tool.run(
             ["check", "--at", "2025-06-01T12:00:00Z", "Fixtures/adapty/sdk-envelope-active-monthly.json"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -82,29 +82,29 @@ struct EndToEndAdaptyTests {
             "sdk-envelope-active-monthly", "server-v1-base-plan-id", "bridge-play-product-base-plan",
             "bridge-success-reply-free-trial", "server-v2-active-renewing",
         ])
-    func convertDetectsEachShape(_ name: String) throws {
+    func convertDetectsEachShape(_ name: String) async throws {
         let expected = try JSONValue.parse(Data(try Tool.repositoryFile("Fixtures/adapty/\(name).expected.json").utf8))
         guard case .string(let instant)? = expected["evaluatedAt"] else {
             Issue.record("no evaluatedAt in \(name).expected.json")
             return
         }
         for from in [[], ["--from", "adapty"]] {
-            let result = try Tool.run(["convert"] + from + ["--at", instant, "Fixtures/adapty/\(name).json"])
+            let result = try await Tool.run(["convert"] + from + ["--at", instant, "Fixtures/adapty/\(name).json"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try JSONValue.parse(Data(result.stdout.utf8)) == expected, "\(name) \(from)")
         }
     }
 
-    @Test func namingTheWrongFormatSaysWhichItIs() throws {
+    @Test func namingTheWrongFormatSaysWhichItIs() async throws {
         let qonversion = "Fixtures/qonversion/active.json"
-        let asAdapty = try Tool.run(["convert", "--from", "adapty"] + Self.at + [qonversion])
+        let asAdapty = try await Tool.run(["convert", "--from", "adapty"] + Self.at + [qonversion])
         #expect(asAdapty.status == 65)
         #expect(
             asAdapty.stderr
                 == "error: \(qonversion): $: looks like a Qonversion document, not adapty as requested; name qonversion, or let the format be detected\n"
         )
         let adapty = "Fixtures/adapty/bridge-success-reply-free-trial.json"
-        let asQonversion = try Tool.run(["convert", "--from", "qonversion"] + Self.at + [adapty])
+        let asQonversion = try await Tool.run(["convert", "--from", "qonversion"] + Self.at + [adapty])
         #expect(asQonversion.status == 65)
         #expect(
             asQonversion.stderr
@@ -112,9 +112,9 @@ struct EndToEndAdaptyTests {
         )
     }
 
-    @Test func diffComparesRevenueCatWithAdapty() throws {
+    @Test func diffComparesRevenueCatWithAdapty() async throws {
         let files = ["zoe.revenuecat.json": Self.zoeRevenueCat, "zoe.adapty.json": Self.zoeAdapty]
-        let before = try run(["diff"] + Self.at + ["zoe.revenuecat.json", "zoe.adapty.json"], files: files)
+        let before = try await run(["diff"] + Self.at + ["zoe.revenuecat.json", "zoe.adapty.json"], files: files)
         #expect(before.status == 0)
         #expect(
             before.stdout == """
@@ -126,13 +126,13 @@ struct EndToEndAdaptyTests {
 
                 """)
         // After Adapty's paid-through date, the access differs too.
-        let after = try run(
+        let after = try await run(
             ["diff", "--at", "2025-06-25T00:00:00Z", "zoe.revenuecat.json", "zoe.adapty.json"], files: files)
         #expect(after.status == 1)
         #expect(after.stdout.contains("access differences: 1\n  premium: active in A, not in B\n"))
     }
 
-    @Test func parityJoinsARevenueCatAndAnAdaptyExport() throws {
+    @Test func parityJoinsARevenueCatAndAnAdaptyExport() async throws {
         func line(_ user: String, _ provider: String?, _ document: String) -> String {
             let compact = (try? JSONValue.parse(Data(document.utf8)).compactText) ?? document
             let providerMember = provider.map { #""provider":"\#($0)","# } ?? ""
@@ -145,7 +145,7 @@ struct EndToEndAdaptyTests {
         let files = [
             "a.jsonl": revenueCat.joined(separator: "\n") + "\n", "b.jsonl": adapty.joined(separator: "\n") + "\n",
         ]
-        let result = try run(["parity"] + Self.at + ["a.jsonl", "b.jsonl"], files: files)
+        let result = try await run(["parity"] + Self.at + ["a.jsonl", "b.jsonl"], files: files)
         #expect(result.status == 1)
         #expect(
             result.stdout == """
@@ -169,7 +169,7 @@ struct EndToEndAdaptyTests {
 
                 """)
 
-        let migrated = try run(["migrate"] + Self.at + ["b.jsonl"], files: files)
+        let migrated = try await run(["migrate"] + Self.at + ["b.jsonl"], files: files)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let snapshots = try migrated.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
         #expect(snapshots.map { $0["appUserId"] } == [.string("xia"), .string("zoe"), .string("yan")])

@@ -42,8 +42,8 @@ struct EndToEndConvertCheckTests {
 
     // MARK: convert
 
-    @Test func convertPrintsTheCanonicalSnapshotOfAQonversionResponse() throws {
-        let result = try Tool.run([
+    @Test func convertPrintsTheCanonicalSnapshotOfAQonversionResponse() async throws {
+        let result = try await Tool.run([
             "convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.qonversion.json"),
         ])
         #expect(result.status == 0)
@@ -115,8 +115,8 @@ struct EndToEndConvertCheckTests {
                 """)
     }
 
-    @Test func convertPrintsTheCanonicalSnapshotOfARevenueCatResponse() throws {
-        let result = try Tool.run([
+    @Test func convertPrintsTheCanonicalSnapshotOfARevenueCatResponse() async throws {
+        let result = try await Tool.run([
             "convert", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("carol.revenuecat.json"),
         ])
         #expect(result.status == 0)
@@ -188,8 +188,8 @@ struct EndToEndConvertCheckTests {
                 """)
     }
 
-    @Test func checkPrintsARevenueCatCustomersActiveAndLapsedEntitlements() throws {
-        let result = try Tool.run([
+    @Test func checkPrintsARevenueCatCustomersActiveAndLapsedEntitlements() async throws {
+        let result = try await Tool.run([
             "check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium",
         ])
         #expect(result.status == 0)
@@ -200,7 +200,7 @@ struct EndToEndConvertCheckTests {
                 premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
 
                 """)
-        let all = try Tool.run([
+        let all = try await Tool.run([
             "check", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("heidi.revenuecat.json"), "premium", "pro",
         ])
         #expect(all.status == 1)
@@ -214,7 +214,7 @@ struct EndToEndConvertCheckTests {
                 """)
     }
 
-    @Test func convertCompactReadsStandardInputAndReEvaluatesAUnifiedSnapshot() throws {
+    @Test func convertCompactReadsStandardInputAndReEvaluatesAUnifiedSnapshot() async throws {
         let document = """
             {"schemaVersion": 1, "provider": "qonversion", "appUserId": "yan", "originalAppUserId": null,
              "requestDate": null, "evaluatedAt": "2025-06-01T00:00:00Z", "firstSeen": null, "managementUrl": null,
@@ -227,7 +227,7 @@ struct EndToEndConvertCheckTests {
              "gracePeriodExpirationDate": null, "unsubscribeDetectedAt": null, "billingIssueDetectedAt": null,
              "refundedAt": null, "renewsCount": null, "lastActivatedOfferCode": null, "transactions": []}}}
             """
-        let result = try Tool.run(
+        let result = try await Tool.run(
             ["convert", "--compact", "--at", "2025-06-06T00:00:00.001Z", "-"], stdin: Data(document.utf8))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -249,8 +249,9 @@ struct EndToEndConvertCheckTests {
 
     // MARK: check
 
-    @Test func checkPrintsOneRowPerEntitlementSortedById() throws {
-        let result = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", "-"], stdin: Data(Self.unifiedZoe.utf8))
+    @Test func checkPrintsOneRowPerEntitlementSortedById() async throws {
+        let result = try await Tool.run(
+            ["check", "--at", "2025-06-15T00:00:00Z", "-"], stdin: Data(Self.unifiedZoe.utf8))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(
@@ -264,9 +265,10 @@ struct EndToEndConvertCheckTests {
                 """)
     }
 
-    @Test func checkWithIdsListsThemInOrderAndExitsByWhetherAllAreActive() throws {
+    @Test func checkWithIdsListsThemInOrderAndExitsByWhetherAllAreActive() async throws {
         let stdin = Data(Self.unifiedZoe.utf8)
-        let bothActive = try Tool.run(["check", "--at", "2025-06-15T00:00:00Z", "-", "pro", "lifetime"], stdin: stdin)
+        let bothActive = try await Tool.run(
+            ["check", "--at", "2025-06-15T00:00:00Z", "-", "pro", "lifetime"], stdin: stdin)
         #expect(bothActive.status == 0)
         #expect(
             bothActive.stdout == """
@@ -278,12 +280,13 @@ struct EndToEndConvertCheckTests {
                 """)
 
         // At the expiry instant access still holds; one second later it does not.
-        #expect(try Tool.run(["check", "--at", "2025-07-01T00:00:00Z", "-", "pro"], stdin: stdin).status == 0)
-        let lapsed = try Tool.run(["check", "--at", "2025-07-01T00:00:01Z", "-", "pro", "lifetime"], stdin: stdin)
+        #expect(try await Tool.run(["check", "--at", "2025-07-01T00:00:00Z", "-", "pro"], stdin: stdin).status == 0)
+        let lapsed = try await Tool.run(
+            ["check", "--at", "2025-07-01T00:00:01Z", "-", "pro", "lifetime"], stdin: stdin)
         #expect(lapsed.status == 1)
         #expect(lapsed.stderr.isEmpty)
 
-        let absent = try Tool.run(
+        let absent = try await Tool.run(
             ["check", "--at", "2025-06-15T00:00:00Z", "-", "gold", "lifetime", "gold"], stdin: stdin)
         #expect(absent.status == 1)
         #expect(
@@ -296,9 +299,9 @@ struct EndToEndConvertCheckTests {
                 """)
     }
 
-    @Test func checkOfACustomerWithoutEntitlementsSaysSo() throws {
+    @Test func checkOfACustomerWithoutEntitlementsSaysSo() async throws {
         let empty = #"{"success": true, "data": {"uid": "QON_x", "timestamp": 1749945600, "permissions": []}}"#
-        let result = try Tool.run(["check", "--from", "qonversion", "-"], stdin: Data(empty.utf8))
+        let result = try await Tool.run(["check", "--from", "qonversion", "-"], stdin: Data(empty.utf8))
         #expect(result.status == 0)
         // Without --at the tool judges at its clock's now and says so on the first line.
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -311,12 +314,12 @@ struct EndToEndConvertCheckTests {
 
     // MARK: bad documents
 
-    @Test func aBadDocumentIsOneStderrLineNamingFilePathValueAndReasonWithNothingOnStdout() throws {
+    @Test func aBadDocumentIsOneStderrLineNamingFilePathValueAndReasonWithNothingOnStdout() async throws {
         let broken = Self.unifiedZoe.replacingOccurrences(of: #""2025-07-01T00:00:00Z""#, with: #""next tuesday""#)
         let (file, directory) = try Tool.temporaryFile(named: "zoe.json", contents: broken)
         defer { try? FileManager.default.removeItem(at: directory) }
         for command in [["convert"], ["check"], ["convert", "--compact", "--from", "unified"]] {
-            let result = try Tool.run(command + [file.path])
+            let result = try await Tool.run(command + [file.path])
             #expect(result.status == 65)
             #expect(result.stdout.isEmpty)
             #expect(
@@ -326,8 +329,8 @@ struct EndToEndConvertCheckTests {
         }
     }
 
-    @Test func aVendorDocumentThatFailsNamesTheVendorPath() throws {
-        let result = try Tool.run(["convert", "Fixtures/qonversion/active-wrong-type.json"])
+    @Test func aVendorDocumentThatFailsNamesTheVendorPath() async throws {
+        let result = try await Tool.run(["convert", "Fixtures/qonversion/active-wrong-type.json"])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(
@@ -336,8 +339,8 @@ struct EndToEndConvertCheckTests {
             ])
     }
 
-    @Test func aDocumentOfNoKnownFormatSaysSo() throws {
-        let result = try Tool.run(["check", "-"], stdin: Data(#"{"customer": {"id": 7}}"#.utf8))
+    @Test func aDocumentOfNoKnownFormatSaysSo() async throws {
+        let result = try await Tool.run(["check", "-"], stdin: Data(#"{"customer": {"id": 7}}"#.utf8))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(
@@ -346,8 +349,8 @@ struct EndToEndConvertCheckTests {
             ])
     }
 
-    @Test func aTruncatedDocumentNamesTheLine() throws {
-        let result = try Tool.run(
+    @Test func aTruncatedDocumentNamesTheLine() async throws {
+        let result = try await Tool.run(
             ["convert", "-"], stdin: Data("{\n  \"schemaVersion\": 1,\n  \"provider\": \"revenue".utf8))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
@@ -356,8 +359,8 @@ struct EndToEndConvertCheckTests {
         #expect(result.stderrLines.first == "error: <stdin>: provider: the document ends inside a string (line 3)")
     }
 
-    @Test func theNamedFormatWinsOverDetection() throws {
-        let result = try Tool.run(["convert", "--from", "qonversion", "-"], stdin: Data(Self.unifiedZoe.utf8))
+    @Test func theNamedFormatWinsOverDetection() async throws {
+        let result = try await Tool.run(["convert", "--from", "qonversion", "-"], stdin: Data(Self.unifiedZoe.utf8))
         #expect(result.status == 65)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrLines.first?.hasPrefix("error: <stdin>: ") == true)

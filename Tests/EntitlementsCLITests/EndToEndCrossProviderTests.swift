@@ -16,10 +16,10 @@ struct EndToEndCrossProviderTests {
 
     // MARK: diff
 
-    @Test func diffFindsCarolsLostRenewalAsAnAccessDifference() throws {
+    @Test func diffFindsCarolsLostRenewalAsAnAccessDifference() async throws {
         let a = Tool.crossProvider("carol.revenuecat.json")
         let b = Tool.crossProvider("carol.qonversion.json")
-        let text = try Tool.run(["diff"] + Self.at + [a, b])
+        let text = try await Tool.run(["diff"] + Self.at + [a, b])
         #expect(text.status == 1)
         #expect(text.stderr.isEmpty)
         #expect(
@@ -31,12 +31,12 @@ struct EndToEndCrossProviderTests {
                   premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
 
                 """)
-        let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
+        let json = try await Tool.run(["diff", "--json"] + Self.at + [a, b])
         #expect(json.status == 1)
         #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("carol.diff.expected.json"))))
 
         // Thirty days of tolerance absorb the expiry; the access difference stays.
-        let tolerant = try Tool.run(["diff", "--expiry-tolerance", "2592000"] + Self.at + [a, b])
+        let tolerant = try await Tool.run(["diff", "--expiry-tolerance", "2592000"] + Self.at + [a, b])
         #expect(tolerant.status == 1)
         #expect(
             tolerant.stdout
@@ -44,10 +44,10 @@ struct EndToEndCrossProviderTests {
         )
     }
 
-    @Test func diffOfHeidiFindsOnlyFieldDifferencesAndExitsZero() throws {
+    @Test func diffOfHeidiFindsOnlyFieldDifferencesAndExitsZero() async throws {
         let a = Tool.crossProvider("heidi.revenuecat.json")
         let b = Tool.crossProvider("heidi.qonversion.json")
-        let text = try Tool.run(["diff"] + Self.at + [a, b])
+        let text = try await Tool.run(["diff"] + Self.at + [a, b])
         #expect(text.status == 0)
         #expect(
             text.stdout == """
@@ -58,42 +58,42 @@ struct EndToEndCrossProviderTests {
                   pro: present A true, B false
 
                 """)
-        let json = try Tool.run(["diff", "--json"] + Self.at + [a, b])
+        let json = try await Tool.run(["diff", "--json"] + Self.at + [a, b])
         #expect(json.status == 0)
         #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("heidi.diff.expected.json"))))
 
-        let ignoring = try Tool.run(
+        let ignoring = try await Tool.run(
             ["diff", "--ignore-field", "store", "--ignore-field", "present"] + Self.at + [a, b])
         #expect(ignoring.status == 0)
         #expect(ignoring.stdout == Self.noDifferences)
     }
 
-    @Test func diffReadsEitherSideFromStandardInputAndAnyFormat() throws {
+    @Test func diffReadsEitherSideFromStandardInputAndAnyFormat() async throws {
         let document = try Data(
             contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("heidi.revenuecat.json")))
-        let same = try Tool.run(
+        let same = try await Tool.run(
             ["diff"] + Self.at + ["-", Tool.crossProvider("heidi.revenuecat.json")], stdin: document)
         #expect(same.status == 0)
         #expect(same.stdout == Self.noDifferences)
         // A unified snapshot compares with the vendor document it came from.
-        let unified = try Tool.run(["convert"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json")])
-        let roundTrip = try Tool.run(
+        let unified = try await Tool.run(["convert"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json")])
+        let roundTrip = try await Tool.run(
             ["diff", "--json"] + Self.at + [Tool.crossProvider("heidi.revenuecat.json"), "-"],
             stdin: Data(unified.stdout.utf8))
         #expect(roundTrip.status == 0)
         #expect(roundTrip.stdout == "{\n  \"accessDifferences\": [],\n  \"fieldDifferences\": []\n}\n")
     }
 
-    @Test func diffFromNamesTheFormatOfBothDocuments() throws {
+    @Test func diffFromNamesTheFormatOfBothDocuments() async throws {
         let heidi = Tool.crossProvider("heidi.revenuecat.json")
-        let same = try Tool.run(["diff", "--from", "revenuecat"] + Self.at + [heidi, heidi])
+        let same = try await Tool.run(["diff", "--from", "revenuecat"] + Self.at + [heidi, heidi])
         #expect(same.status == 0)
         #expect(same.stdout == Self.noDifferences)
 
         // Named as Qonversion, the RevenueCat document A is refused before B is read.
         let carolA = Tool.crossProvider("carol.revenuecat.json")
         let carolB = Tool.crossProvider("carol.qonversion.json")
-        let wrong = try Tool.run(["diff", "--from", "qonversion"] + Self.at + [carolA, carolB])
+        let wrong = try await Tool.run(["diff", "--from", "qonversion"] + Self.at + [carolA, carolB])
         #expect(wrong.status == 65)
         #expect(wrong.stdout.isEmpty)
         #expect(
@@ -104,7 +104,7 @@ struct EndToEndCrossProviderTests {
         // An envelope's provider must agree with --from, in B as in A.
         let response = try Tool.repositoryFile(carolB)
         let envelope = #"{"appUserId": "carol", "provider": "qonversion", "response": \#(response)}"#
-        let contradicted = try Tool.run(
+        let contradicted = try await Tool.run(
             ["diff", "--from", "revenuecat"] + Self.at + [carolA, "-"], stdin: Data(envelope.utf8))
         #expect(contradicted.status == 65)
         #expect(contradicted.stdout.isEmpty)
@@ -114,8 +114,8 @@ struct EndToEndCrossProviderTests {
             ])
     }
 
-    @Test func diffWithABadDocumentNamesItAndPrintsNothing() throws {
-        let result = try Tool.run(
+    @Test func diffWithABadDocumentNamesItAndPrintsNothing() async throws {
+        let result = try await Tool.run(
             ["diff"] + Self.at + [
                 Tool.crossProvider("carol.revenuecat.json"), "Fixtures/revenuecat/malformed-date.json",
             ])
@@ -126,7 +126,7 @@ struct EndToEndCrossProviderTests {
             result.stderrLines.first?.hasPrefix("error: Fixtures/revenuecat/malformed-date.json: subscriber.") == true)
     }
 
-    @Test func theSpecsExampleErrorLine() throws {
+    @Test func theSpecsExampleErrorLine() async throws {
         let document = """
             {"request_date": "2025-06-14T23:59:58Z", "subscriber": {"original_app_user_id": "alice",
              "first_seen": "2025-01-05T10:00:00Z", "entitlements": {"pro": {"product_identifier": "pro_monthly",
@@ -136,7 +136,7 @@ struct EndToEndCrossProviderTests {
             """
         let (_, directory) = try Tool.temporaryFile(named: "alice.json", contents: document)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Tool.run(["convert", "alice.json"], in: directory)
+        let result = try await Tool.run(["convert", "alice.json"], in: directory)
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(
@@ -147,15 +147,15 @@ struct EndToEndCrossProviderTests {
 
     // MARK: parity
 
-    @Test func parityFindsEveryPlantedDifferenceAndNothingElse() throws {
-        let json = try Tool.run(["parity", "--json"] + Self.at + [Self.exportA, Self.exportB])
+    @Test func parityFindsEveryPlantedDifferenceAndNothingElse() async throws {
+        let json = try await Tool.run(["parity", "--json"] + Self.at + [Self.exportA, Self.exportB])
         #expect(json.status == 1)
         #expect(json.stderr.isEmpty)
         #expect(json.stdout == (try Tool.repositoryFile(Tool.crossProvider("parity.expected.json"))))
     }
 
-    @Test func parityTextShowsTotalsThenExamples() throws {
-        let text = try Tool.run(["parity"] + Self.at + [Self.exportA, Self.exportB])
+    @Test func parityTextShowsTotalsThenExamples() async throws {
+        let text = try await Tool.run(["parity"] + Self.at + [Self.exportA, Self.exportB])
         #expect(text.status == 1)
         #expect(text.stderr.isEmpty)
         #expect(
@@ -191,8 +191,8 @@ struct EndToEndCrossProviderTests {
                 """)
     }
 
-    @Test func parityWithATolerancePlacesBobInLine() throws {
-        let result = try Tool.run(
+    @Test func parityWithATolerancePlacesBobInLine() async throws {
+        let result = try await Tool.run(
             ["parity", "--json", "--expiry-tolerance", "30", "--jobs", "1"] + Self.at + [Self.exportA, Self.exportB])
         #expect(result.status == 1)
         let report = try JSONValue.parse(result.stdout)
@@ -207,8 +207,8 @@ struct EndToEndCrossProviderTests {
             ])
     }
 
-    @Test func swappingTheExportsMirrorsTheReport() throws {
-        let result = try Tool.run(["parity", "--json"] + Self.at + [Self.exportB, Self.exportA])
+    @Test func swappingTheExportsMirrorsTheReport() async throws {
+        let result = try await Tool.run(["parity", "--json"] + Self.at + [Self.exportB, Self.exportA])
         #expect(result.status == 1)
         let report = try JSONValue.parse(result.stdout)
         #expect(report["onlyInA"] == .array([.string("frank")]))
@@ -219,8 +219,8 @@ struct EndToEndCrossProviderTests {
         )
     }
 
-    @Test func anExportComparedWithItselfIsInParity() throws {
-        let result = try Tool.run(["parity"] + Self.at + [Self.exportB, Self.exportB])
+    @Test func anExportComparedWithItselfIsInParity() async throws {
+        let result = try await Tool.run(["parity"] + Self.at + [Self.exportB, Self.exportB])
         #expect(result.status == 0)
         #expect(
             result.stdout.hasPrefix(
@@ -229,7 +229,7 @@ struct EndToEndCrossProviderTests {
         #expect(!result.stdout.contains("differences ("))
     }
 
-    @Test func aCustomerWithAccessOnOneSideOnlyFailsParityOnItsOwn() throws {
+    @Test func aCustomerWithAccessOnOneSideOnlyFailsParityOnItsOwn() async throws {
         // B is A without one customer: no matched customer differs, so the one-sided customer alone
         // decides the status — 1 when they have access (erin), 0 when they have none (ivan).
         let lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
@@ -239,7 +239,7 @@ struct EndToEndCrossProviderTests {
             let (file, directory) = try Tool.temporaryFile(named: "b.jsonl", contents: rest.joined(separator: "\n"))
             defer { try? FileManager.default.removeItem(at: directory) }
             for (a, b, side) in [(Self.exportA, file.path, "onlyInA"), (file.path, Self.exportA, "onlyInB")] {
-                let result = try Tool.run(["parity", "--json"] + Self.at + [a, b])
+                let result = try await Tool.run(["parity", "--json"] + Self.at + [a, b])
                 #expect(result.status == status, "\(left) only in \(side)")
                 #expect(result.stderr.isEmpty)
                 let report = try JSONValue.parse(result.stdout)
@@ -250,9 +250,9 @@ struct EndToEndCrossProviderTests {
         }
     }
 
-    @Test func parityFromNamesTheFormatOfEveryRecordWithoutAProvider() throws {
+    @Test func parityFromNamesTheFormatOfEveryRecordWithoutAProvider() async throws {
         // Half of B's envelopes name "qonversion", half leave it out; --from qonversion agrees with both.
-        let same = try Tool.run(["parity", "--from", "qonversion"] + Self.at + [Self.exportB, Self.exportB])
+        let same = try await Tool.run(["parity", "--from", "qonversion"] + Self.at + [Self.exportB, Self.exportB])
         #expect(same.status == 0)
         #expect(same.stderr.isEmpty)
         #expect(
@@ -262,7 +262,7 @@ struct EndToEndCrossProviderTests {
 
         // It applies to both files: as RevenueCat, B's records fail — the bare ones do not decode, the
         // ones naming qonversion contradict --from — and parity is not proven.
-        let wrong = try Tool.run(
+        let wrong = try await Tool.run(
             ["parity", "--json", "--from", "revenuecat"] + Self.at + [Self.exportA, Self.exportB])
         #expect(wrong.status == 1)
         #expect(wrong.stderrLines.count == 9)
@@ -277,7 +277,7 @@ struct EndToEndCrossProviderTests {
         #expect(report["totals"]?["customersInB"] == .integer(0))
     }
 
-    @Test func badAndDuplicateRecordsAreReportedCountedAndFailTheRun() throws {
+    @Test func badAndDuplicateRecordsAreReportedCountedAndFailTheRun() async throws {
         var lines = try Tool.repositoryFile(Self.exportA).split(separator: "\n").map(String.init)
         lines.insert(lines[0], at: 3)  // alice again, line 4
         lines.insert(#"{"appUserId": "zed", "response": {"subscriber": {}}}"#, at: 5)  // line 6
@@ -285,7 +285,7 @@ struct EndToEndCrossProviderTests {
         let (file, directory) = try Tool.temporaryFile(named: "a.jsonl", contents: lines.joined(separator: "\n"))
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let result = try Tool.run(["parity", "--json"] + Self.at + [file.path, Self.exportB])
+        let result = try await Tool.run(["parity", "--json"] + Self.at + [file.path, Self.exportB])
         // Not 65: parity cannot be proven when records were not compared, so the answer is "no".
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 3)

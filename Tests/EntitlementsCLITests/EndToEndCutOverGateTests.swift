@@ -11,17 +11,17 @@ struct EndToEndCutOverGateTests {
 
     static let instant = "2025-06-15T00:00:00Z"
 
-    @Test func twoEmptyExportsAreNotParity() throws {
+    @Test func twoEmptyExportsAreNotParity() async throws {
         let (file, directory) = try Tool.temporaryFile(named: "empty.jsonl", contents: "")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Tool.run(["parity", "--at", Self.instant, file.path, file.path])
+        let result = try await Tool.run(["parity", "--at", Self.instant, file.path, file.path])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["parity: no customers compared"])
-        let json = try Tool.run(["parity", "--json", "--at", Self.instant, file.path, file.path])
+        let json = try await Tool.run(["parity", "--json", "--at", Self.instant, file.path, file.path])
         #expect(json.status == 1, "--json answers the same")
     }
 
-    @Test func exportsWithNoCustomerInCommonAreNotParity() throws {
+    @Test func exportsWithNoCustomerInCommonAreNotParity() async throws {
         // Each export holds one customer without access, the other's customer is missing: nothing compared.
         let revenueCat = try Tool.repositoryFile(Tool.crossProvider("customers.revenuecat.jsonl"))
             .split(separator: "\n").map(String.init)
@@ -31,32 +31,32 @@ struct EndToEndCutOverGateTests {
         defer { try? FileManager.default.removeItem(at: directoryA) }
         let (b, directoryB) = try Tool.temporaryFile(named: "b.jsonl", contents: qonversion[1] + "\n")
         defer { try? FileManager.default.removeItem(at: directoryB) }
-        let result = try Tool.run(["parity", "--at", Self.instant, a.path, b.path])
+        let result = try await Tool.run(["parity", "--at", Self.instant, a.path, b.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("matched                  0"))
         #expect(result.stderrLines.contains("parity: no customers compared"))
     }
 
-    @Test func theBundledExportsStillReachParityWhereTheyAgree() throws {
+    @Test func theBundledExportsStillReachParityWhereTheyAgree() async throws {
         // The gate is no harder than before when customers were compared: the same export on both sides.
         let export = Tool.crossProvider("customers.revenuecat.jsonl")
-        let result = try Tool.run(["parity", "--at", Self.instant, export, export])
+        let result = try await Tool.run(["parity", "--at", Self.instant, export, export])
         #expect(result.status == 0)
         #expect(!result.stderrLines.contains("parity: no customers compared"))
     }
 
-    @Test func anEmptyMigrationInputIsBadData() throws {
+    @Test func anEmptyMigrationInputIsBadData() async throws {
         let (file, directory) = try Tool.temporaryFile(named: "nothing.jsonl", contents: "")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Tool.run(["migrate", file.path])
+        let result = try await Tool.run(["migrate", file.path])
         #expect(result.status == 65)
         #expect(result.stderrLines.last == "error: \(file.path): no records")
     }
 
-    @Test func aHugeArgumentIsCutInTheError() throws {
+    @Test func aHugeArgumentIsCutInTheError() async throws {
         let huge = String(repeating: "a", count: 100_000)
         for arguments in [["check", "--at", huge, "x.json"], [huge], ["convert", "--from", huge, "x.json"]] {
-            let result = try Tool.run(arguments)
+            let result = try await Tool.run(arguments)
             #expect(result.status == 64)
             let first = try #require(result.stderrLines.first)
             #expect(first.count < 200, "the error quotes \(first.count) characters")
@@ -64,25 +64,25 @@ struct EndToEndCutOverGateTests {
         }
     }
 
-    @Test func nearMissNamesGetASuggestion() throws {
-        let command = try Tool.run(["validate", "alice"])
+    @Test func nearMissNamesGetASuggestion() async throws {
+        let command = try await Tool.run(["validate", "alice"])
         #expect(command.status == 64)
         #expect(command.stderrLines.first == "error: unknown command 'validate'; did you mean 'validate-user-id'?")
 
-        let provider = try Tool.run(["convert", "--from", "revenucat", "Fixtures/revenuecat/active-monthly.json"])
+        let provider = try await Tool.run(["convert", "--from", "revenucat", "Fixtures/revenuecat/active-monthly.json"])
         #expect(provider.status == 64)
         #expect(provider.stderrLines.first?.hasSuffix("; did you mean 'revenuecat'?") == true)
 
-        let scenario = try Tool.run(["scenario", "--provider", "qonversoin", "Fixtures/scenarios"])
+        let scenario = try await Tool.run(["scenario", "--provider", "qonversoin", "Fixtures/scenarios"])
         #expect(scenario.status == 64)
         #expect(scenario.stderrLines.first?.hasSuffix("; did you mean 'qonversion'?") == true)
     }
 
-    @Test func aFolderOfStoriesRunsEveryStoryInIt() throws {
+    @Test func aFolderOfStoriesRunsEveryStoryInIt() async throws {
         let folder = Tool.packageRoot.appendingPathComponent("Fixtures/scenarios")
         let stories = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
         #expect(stories.count > 3)
-        let result = try Tool.run(["scenario", "--provider", "revenuecat", "Fixtures/scenarios"])
+        let result = try await Tool.run(["scenario", "--provider", "revenuecat", "Fixtures/scenarios"])
         #expect(result.status == 0, "\(result.stderr)")
         let ran = Set(
             result.stdout.split(separator: "\n").compactMap { $0.split(separator: ":").first.map(String.init) })

@@ -8,55 +8,37 @@ import Testing
     static let qonversionKey = "PV77CLI-UNIQUE-KEY-4d1f"
 
     /// Runs the tool with the given key variables (and no others from the environment).
-    static func fetch(_ arguments: [String], environment: [String: String]) throws -> EntitlementsTool.Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputURL = scratch.appendingPathComponent("stdout")
-        let errorURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = try EntitlementsTool.executable()
-        process.arguments = ["fetch"] + arguments
-        process.currentDirectoryURL = EntitlementsTool.packageRoot
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["REVENUECAT_API_KEY"] = nil
-        inherited["QONVERSION_PROJECT_KEY"] = nil
-        process.environment = inherited.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        let result = EntitlementsTool.Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    static func fetch(_ arguments: [String], environment: [String: String]) async throws -> EntitlementsTool.Result {
+        var variables: [String: String?] = ["REVENUECAT_API_KEY": nil, "QONVERSION_PROJECT_KEY": nil]
+        for (name, value) in environment { variables[name] = value }
+        let result = try await EntitlementsTool.run(["fetch"] + arguments, environment: variables)
         for key in [revenueCatKey, qonversionKey] {
             #expect(!result.stdout.contains(key) && !result.stderr.contains(key), "the key was printed")
         }
         return result
     }
 
-    static func revenueCat(_ server: LoopbackHTTPServer, id: String = "user_48213") throws -> EntitlementsTool.Result {
-        try fetch(
+    static func revenueCat(_ server: LoopbackHTTPServer, id: String = "user_48213") async throws
+        -> EntitlementsTool.Result
+    {
+        try await fetch(
             [
                 "--provider", "revenuecat", "--app-user-id", id, "--base-url", server.baseURL.absoluteString, "--at",
                 "2025-09-15T10:00:00Z",
             ], environment: ["REVENUECAT_API_KEY": revenueCatKey])
     }
 
-    static func fixture(_ path: String) throws -> String {
+    static func fixture(_ path: String) async throws -> String {
         try EntitlementsTool.repositoryFile("Fixtures/" + path)
     }
 
-    @Test func revenueCatPrintsWhatConvertPrintsForTheSameBody() throws {
-        let server = try LoopbackHTTPServer(replies: [.json(200, try Self.fixture("revenuecat/active-monthly.json"))])
+    @Test func revenueCatPrintsWhatConvertPrintsForTheSameBody() async throws {
+        let server = try await LoopbackHTTPServer(replies: [
+            .json(200, try Self.fixture("revenuecat/active-monthly.json"))
+        ])
         defer { server.stop() }
-        let fetched = try Self.revenueCat(server)
-        let converted = try EntitlementsTool.run([
+        let fetched = try await Self.revenueCat(server)
+        let converted = try await EntitlementsTool.run([
             "convert", "--at", "2025-09-15T10:00:00Z", "Fixtures/revenuecat/active-monthly.json",
         ])
         #expect(fetched.status == 0)
@@ -66,15 +48,15 @@ import Testing
         #expect(server.requests.first?.header("Authorization") == "Bearer " + Self.revenueCatKey)
     }
 
-    @Test func qonversionPrintsWhatConvertPrintsForTheSameBody() throws {
-        let server = try LoopbackHTTPServer(replies: [.json(200, try Self.fixture("qonversion/active.json"))])
+    @Test func qonversionPrintsWhatConvertPrintsForTheSameBody() async throws {
+        let server = try await LoopbackHTTPServer(replies: [.json(200, try Self.fixture("qonversion/active.json"))])
         defer { server.stop() }
-        let fetched = try Self.fetch(
+        let fetched = try await Self.fetch(
             [
                 "--provider", "Qonversion", "--app-user-id", "QON_7f3a9c2e4b8d4f1a9e6c0b2d5a8f3e71", "--base-url",
                 server.baseURL.absoluteString, "--at", "2025-06-01T12:00:00Z",
             ], environment: ["QONVERSION_PROJECT_KEY": Self.qonversionKey])
-        let converted = try EntitlementsTool.run([
+        let converted = try await EntitlementsTool.run([
             "convert", "--at", "2025-06-01T12:00:00Z", "Fixtures/qonversion/active.json",
         ])
         #expect(fetched.status == 0)
@@ -82,7 +64,7 @@ import Testing
         #expect(server.requests.map(\.target) == ["/v1/user/init"])
     }
 
-    @Test func backendFailuresMapToSysexits() throws {
+    @Test func backendFailuresMapToSysexits() async throws {
         let cases: [(LoopbackHTTPServer.Reply, Int32, String)] = [
             (
                 .text(200, "<html>captive portal</html>"), 65,
@@ -101,39 +83,39 @@ import Testing
         for (reply, status, prefix) in cases {
             let server = try LoopbackHTTPServer(replies: [reply])
             defer { server.stop() }
-            let result = try Self.revenueCat(server)
+            let result = try await Self.revenueCat(server)
             #expect(result.status == status, "\(reply)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)")
         }
     }
 
-    @Test func usageErrorsNeverReachTheNetwork() throws {
+    @Test func usageErrorsNeverReachTheNetwork() async throws {
         let server = try LoopbackHTTPServer(replies: [.json(200, "{}")])
         defer { server.stop() }
         let base = server.baseURL.absoluteString
-        let secret = try Self.fetch(
+        let secret = try await Self.fetch(
             ["--provider", "revenuecat", "--app-user-id", "alice", "--base-url", base],
             environment: ["REVENUECAT_API_KEY": "sk_CLI-UNIQUE-KEY-4d1f"])
         #expect(secret.status == 64)
         #expect(secret.stderr.contains("refused a secret API key"))
         #expect(!secret.stderr.contains("CLI-UNIQUE-KEY"))
 
-        let badId = try Self.revenueCat(server, id: "null")
+        let badId = try await Self.revenueCat(server, id: "null")
         #expect(badId.status == 64)
         #expect(badId.stderr.hasPrefix("error: invalidAppUserId: app user id \"null\""))
 
-        let missing = try Self.fetch(["--provider", "qonversion", "--app-user-id", "alice"], environment: [:])
+        let missing = try await Self.fetch(["--provider", "qonversion", "--app-user-id", "alice"], environment: [:])
         #expect(missing.status == 64)
         #expect(missing.stderr.hasPrefix("error: QONVERSION_PROJECT_KEY is not set"))
 
-        let insecure = try Self.fetch(
+        let insecure = try await Self.fetch(
             ["--provider", "revenuecat", "--app-user-id", "alice", "--base-url", "http://api.example.com/"],
             environment: ["REVENUECAT_API_KEY": Self.revenueCatKey])
         #expect(insecure.status == 64)
         #expect(insecure.stderr.contains("use https"))
 
-        let noId = try Self.fetch(
+        let noId = try await Self.fetch(
             ["--provider", "revenuecat"], environment: ["REVENUECAT_API_KEY": Self.revenueCatKey])
         #expect(noId.status == 64)
         #expect(server.requests.isEmpty)

@@ -9,8 +9,8 @@ struct EndToEndFirstHourTests {
 
     static let activeMonthly = "Fixtures/revenuecat/active-monthly.json"
 
-    @Test func checkNamesTheInstantItJudgedAt() throws {
-        let fixed = try Tool.run(["check", "--at", "2025-09-15T10:00:00Z", Self.activeMonthly])
+    @Test func checkNamesTheInstantItJudgedAt() async throws {
+        let fixed = try await Tool.run(["check", "--at", "2025-09-15T10:00:00Z", Self.activeMonthly])
         #expect(fixed.status == 0)
         #expect(
             fixed.stdout == """
@@ -21,7 +21,7 @@ struct EndToEndFirstHourTests {
                 """)
         // At the default instant (now, long after this 2025 fixture's expiry) the header says why it is
         // no longer active.
-        let now = try Tool.run(["check", Self.activeMonthly])
+        let now = try await Tool.run(["check", Self.activeMonthly])
         #expect(now.status == 0)
         let lines = now.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
@@ -30,8 +30,8 @@ struct EndToEndFirstHourTests {
         #expect(lines.last?.hasPrefix("pro  no ") == true)
     }
 
-    @Test func anInstantOptionThatSwallowedTheFileSaysItNeedsAnInstant() throws {
-        let result = try Tool.run(["check", "--at", Self.activeMonthly])
+    @Test func anInstantOptionThatSwallowedTheFileSaysItNeedsAnInstant() async throws {
+        let result = try await Tool.run(["check", "--at", Self.activeMonthly])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(
@@ -40,18 +40,20 @@ struct EndToEndFirstHourTests {
                 "Run 'entitlements check --help' for usage.",
             ])
         // A valid instant with the file really missing is still "missing FILE".
-        let missing = try Tool.run(["check", "--at", "2025-09-15T10:00:00Z"])
+        let missing = try await Tool.run(["check", "--at", "2025-09-15T10:00:00Z"])
         #expect(missing.stderrLines.first == "error: missing FILE")
     }
 
-    @Test func providerAndFieldNamesIgnoreCase() throws {
-        let result = try Tool.run(["check", "--from", "RevenueCat", "--at", "2025-09-15T10:00:00Z", Self.activeMonthly])
+    @Test func providerAndFieldNamesIgnoreCase() async throws {
+        let result = try await Tool.run([
+            "check", "--from", "RevenueCat", "--at", "2025-09-15T10:00:00Z", Self.activeMonthly,
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
 
         let heidiA = Tool.crossProvider("heidi.revenuecat.json")
         let heidiB = Tool.crossProvider("heidi.qonversion.json")
-        let ignoring = try Tool.run([
+        let ignoring = try await Tool.run([
             "diff", "--at", "2025-06-15T00:00:00Z", "--ignore-field", "STORE", "--ignore-field", "Present", heidiA,
             heidiB,
         ])
@@ -84,18 +86,18 @@ struct EndToEndFirstHourTests {
             "Run 'entitlements convert --help' for usage."
         ),
     ])
-    func aMisspeltCommandOrOptionGetsASuggestion(arguments: [String], error: String, hint: String) throws {
-        let result = try Tool.run(arguments)
+    func aMisspeltCommandOrOptionGetsASuggestion(arguments: [String], error: String, hint: String) async throws {
+        let result = try await Tool.run(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == [error, hint])
     }
 
-    @Test func versionPrintsTheToolsVersion() throws {
-        let result = try Tool.run(["--version"])
+    @Test func versionPrintsTheToolsVersion() async throws {
+        let result = try await Tool.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == "entitlements 0.1.0-dev\n")
-        #expect(try Tool.run(["--help"]).stdout.contains("'entitlements --version'"))
+        #expect(try await Tool.run(["--help"]).stdout.contains("'entitlements --version'"))
     }
 }

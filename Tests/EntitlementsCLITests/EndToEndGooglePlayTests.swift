@@ -10,8 +10,8 @@ struct EndToEndGooglePlayTests {
 
     static func fixture(_ name: String) -> String { "Fixtures/googleplay/" + name }
 
-    @Test func convertWithTheCatalogPrintsTheHandWrittenSnapshot() throws {
-        let result = try Tool.run([
+    @Test func convertWithTheCatalogPrintsTheHandWrittenSnapshot() async throws {
+        let result = try await Tool.run([
             "convert", "--from", "googleplay", "--catalog", Self.fixture("catalog.json"), "--at",
             "2025-09-15T10:00:00Z", Self.fixture("listing-upgrade-chain.json"),
         ])
@@ -23,8 +23,8 @@ struct EndToEndGooglePlayTests {
         #expect(printed == expected)
     }
 
-    @Test func aPlayResponseIsDetectedWithoutFromAndEachProductIsItsOwnEntitlement() throws {
-        let result = try Tool.run([
+    @Test func aPlayResponseIsDetectedWithoutFromAndEachProductIsItsOwnEntitlement() async throws {
+        let result = try await Tool.run([
             "check", "--at", "2025-09-15T10:00:00Z", Self.fixture("sub-with-add-on.json"), "acme_pro",
         ])
         #expect(result.status == 0)
@@ -36,24 +36,24 @@ struct EndToEndGooglePlayTests {
                 acme_pro  yes     willRenew    2025-10-01T00:00:00Z  playStore  acme_pro
 
                 """)
-        let both = try Tool.run([
+        let both = try await Tool.run([
             "check", "--at", "2025-09-15T10:00:00Z", Self.fixture("sub-with-add-on.json"), "acme_pro",
             "acme_storage_addon",
         ])
         #expect(both.status == 1)
     }
 
-    @Test func checkWithTheCatalogAnswersForEntitlements() throws {
+    @Test func checkWithTheCatalogAnswersForEntitlements() async throws {
         let arguments = [
             "check", "--from", "googleplay", "--catalog", Self.fixture("catalog.json"), "--at", "2025-09-15T10:00:00Z",
             Self.fixture("listing-upgrade-chain.json"),
         ]
-        #expect(try Tool.run(arguments + ["pro", "no_ads"]).status == 0)
-        #expect(try Tool.run(arguments + ["basic"]).status == 1)
+        #expect(try await Tool.run(arguments + ["pro", "no_ads"]).status == 0)
+        #expect(try await Tool.run(arguments + ["basic"]).status == 1)
     }
 
-    @Test func aBareProductPurchaseWithoutItsIdIsRefusedNamingTheListingForm() throws {
-        let result = try Tool.run([
+    @Test func aBareProductPurchaseWithoutItsIdIsRefusedNamingTheListingForm() async throws {
+        let result = try await Tool.run([
             "convert", "--from", "googleplay", "--at", "2025-09-15T10:00:00Z",
             Self.fixture("product-bare-without-product-id.json"),
         ])

@@ -10,7 +10,7 @@ struct EndToEndMigrateTests {
 
     /// The Qonversion export with three bad records and a blank line in the middle:
     /// line 3 has a date of the wrong type, line 6 is cut off, line 8 is blank, line 10 is no known format.
-    static func exportWithBadLines() throws -> (text: String, goodLines: [String]) {
+    static func exportWithBadLines() async throws -> (text: String, goodLines: [String]) {
         let good = try String(
             contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl")),
             encoding: .utf8
@@ -26,7 +26,7 @@ struct EndToEndMigrateTests {
         return (lines.joined(separator: "\n") + "\n", good)
     }
 
-    func appUserIds(_ output: String) throws -> [String] {
+    func appUserIds(_ output: String) async throws -> [String] {
         try output.split(separator: "\n").map { line in
             let snapshot = try EntitlementSnapshot(json: Data(line.utf8))
             return snapshot.appUserId ?? "?"
@@ -34,18 +34,20 @@ struct EndToEndMigrateTests {
     }
 
     @Test(arguments: [1, 3])
-    func badLinesInTheMiddleAreReportedSkippedAndSummarised(jobs: Int) throws {
-        let (text, good) = try Self.exportWithBadLines()
+    func badLinesInTheMiddleAreReportedSkippedAndSummarised(jobs: Int) async throws {
+        let (text, good) = try await Self.exportWithBadLines()
         let (file, directory) = try Tool.temporaryFile(named: "export.jsonl", contents: text)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let result = try Tool.run(["migrate", "--at", Self.instant, "--jobs", String(jobs), file.path])
+        let result = try await Tool.run(["migrate", "--at", Self.instant, "--jobs", String(jobs), file.path])
         #expect(result.status == 65)
         // The good records, in input order, each exactly what `convert --compact` prints for it.
-        #expect(try appUserIds(result.stdout) == ["ivan", "heidi", "frank", "dave", "grace", "carol", "bob", "alice"])
+        #expect(
+            try await appUserIds(result.stdout) == ["ivan", "heidi", "frank", "dave", "grace", "carol", "bob", "alice"])
         var expected = ""
         for record in good {
-            let single = try Tool.run(["convert", "--compact", "--at", Self.instant, "-"], stdin: Data(record.utf8))
+            let single = try await Tool.run(
+                ["convert", "--compact", "--at", Self.instant, "-"], stdin: Data(record.utf8))
             #expect(single.status == 0)
             expected += single.stdout
         }
@@ -64,18 +66,18 @@ struct EndToEndMigrateTests {
         #expect(errors[3] == "migrate: 11 records: 8 converted, 3 failed")
     }
 
-    @Test func outputGoesToTheNamedFileAndAFullyGoodExportExitsZero() throws {
+    @Test func outputGoesToTheNamedFileAndAFullyGoodExportExitsZero() async throws {
         let (_, directory) = try Tool.temporaryFile(named: "unused", contents: "")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("snapshots.jsonl")
-        let toFile = try Tool.run([
+        let toFile = try await Tool.run([
             "migrate", "--at", Self.instant, "--output", output.path, Tool.crossProvider("customers.qonversion.jsonl"),
         ])
         #expect(toFile.status == 0)
         #expect(toFile.stdout.isEmpty)
         #expect(toFile.stderrLines == ["migrate: 8 records: 8 converted, 0 failed"])
 
-        let toStdout = try Tool.run(
+        let toStdout = try await Tool.run(
             ["migrate", "--at", Self.instant, "-"],
             stdin: try Data(
                 contentsOf: Tool.packageRoot.appendingPathComponent(Tool.crossProvider("customers.qonversion.jsonl"))))
@@ -83,8 +85,8 @@ struct EndToEndMigrateTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == toStdout.stdout)
     }
 
-    @Test func aFormatNamedWithFromMustMatchEveryRecord() throws {
-        let result = try Tool.run([
+    @Test func aFormatNamedWithFromMustMatchEveryRecord() async throws {
+        let result = try await Tool.run([
             "migrate", "--from", "unified", "--at", Self.instant, Tool.crossProvider("customers.qonversion.jsonl"),
         ])
         #expect(result.status == 65)
@@ -94,15 +96,15 @@ struct EndToEndMigrateTests {
         #expect(result.stderrLines.last == "migrate: 8 records: 0 converted, 8 failed")
     }
 
-    @Test func anEmptyExportIsABadInputNotACleanMigration() throws {
+    @Test func anEmptyExportIsABadInputNotACleanMigration() async throws {
         // An export script that silently wrote nothing must not pass the cut-over gate (cli.md: 65, `no records`).
-        let result = try Tool.run(["migrate", "-"], stdin: Data("\n\n".utf8))
+        let result = try await Tool.run(["migrate", "-"], stdin: Data("\n\n".utf8))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == ["migrate: 0 records: 0 converted, 0 failed", "error: <stdin>: no records"])
     }
 
-    @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() throws {
+    @Test func aReaderThatStopsEarlyEndsTheRunQuietlyNotByASignal() async throws {
         let export = try Tool.repositoryFile(Tool.crossProvider("customers.qonversion.jsonl"))
         let (file, directory) = try Tool.temporaryFile(
             named: "big.jsonl", contents: String(repeating: export, count: 200))
@@ -116,7 +118,7 @@ struct EndToEndMigrateTests {
         try process.run()
         // Like `| head -c 0`: the reader goes away before the first snapshot is written.
         try pipe.fileHandleForReading.close()
-        process.waitUntilExit()
+        await EntitlementsTool.exit(of: process)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }

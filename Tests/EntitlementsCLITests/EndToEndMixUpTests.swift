@@ -21,8 +21,8 @@ struct EndToEndMixUpTests {
             + "'entitlements migrate' or 'entitlements parity' for JSON Lines"
     }
 
-    @Test func migrateOnAPrettyPrintedDocumentSaysSoOnce() throws {
-        let result = try Tool.run(["migrate"] + Self.at + [Self.document])
+    @Test func migrateOnAPrettyPrintedDocumentSaysSoOnce() async throws {
+        let result = try await Tool.run(["migrate"] + Self.at + [Self.document])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == [Self.notJSONLines(Self.document)])
@@ -32,7 +32,7 @@ struct EndToEndMixUpTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.jsonl").path
-        let piped = try Tool.run(
+        let piped = try await Tool.run(
             ["migrate", "--output", output, "-"],
             stdin: try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Self.document)))
         #expect(piped.status == 65)
@@ -40,10 +40,10 @@ struct EndToEndMixUpTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func parityOnAPrettyPrintedDocumentSaysSoOnceAndIsNotProven() throws {
+    @Test func parityOnAPrettyPrintedDocumentSaysSoOnceAndIsNotProven() async throws {
         for (a, b, named) in [(Self.document, Self.export, Self.document), (Self.export, Self.document, Self.document)]
         {
-            let result = try Tool.run(["parity"] + Self.at + [a, b])
+            let result = try await Tool.run(["parity"] + Self.at + [a, b])
             #expect(result.status == 1)
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines == [Self.notJSONLines(named)])
@@ -51,31 +51,31 @@ struct EndToEndMixUpTests {
     }
 
     @Test(arguments: [["convert"], ["check"], ["diff", document]])
-    func oneDocumentCommandsOnJSONLinesSaySoOnce(command: [String]) throws {
-        let result = try Tool.run([command[0]] + Self.at + [Self.export] + command.dropFirst())
+    func oneDocumentCommandsOnJSONLinesSaySoOnce(command: [String]) async throws {
+        let result = try await Tool.run([command[0]] + Self.at + [Self.export] + command.dropFirst())
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == [Self.notOneDocument(Self.export)])
     }
 
-    @Test func aBrokenSingleDocumentIsStillReportedWhereItBreaks() throws {
+    @Test func aBrokenSingleDocumentIsStillReportedWhereItBreaks() async throws {
         // Two documents on one line are not JSON Lines: the syntax error stays.
-        let result = try Tool.run(["convert", "-"], stdin: Data(#"{"a": 1} {"a": 2}"#.utf8))
+        let result = try await Tool.run(["convert", "-"], stdin: Data(#"{"a": 1} {"a": 2}"#.utf8))
         #expect(result.status == 65)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrLines.first?.contains("after the end of the document") == true)
     }
 
-    @Test func aQonversionFileNamedRevenueCatSaysWhatItLooksLike() throws {
+    @Test func aQonversionFileNamedRevenueCatSaysWhatItLooksLike() async throws {
         let qonversion = "Fixtures/qonversion/active.json"
-        let result = try Tool.run(["check", "--from", "revenuecat", qonversion])
+        let result = try await Tool.run(["check", "--from", "revenuecat", qonversion])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderrLines == [
                 "error: \(qonversion): $: looks like a Qonversion document, not revenuecat as requested; name qonversion, or let the format be detected"
             ])
-        let reverse = try Tool.run(["convert", "--from", "qonversion", Self.document])
+        let reverse = try await Tool.run(["convert", "--from", "qonversion", Self.document])
         #expect(reverse.status == 65)
         #expect(
             reverse.stderrLines == [
@@ -83,20 +83,20 @@ struct EndToEndMixUpTests {
             ])
     }
 
-    @Test func aRevenueCatErrorBodyGetsTheSameMessageDetectedOrNamed() throws {
+    @Test func aRevenueCatErrorBodyGetsTheSameMessageDetectedOrNamed() async throws {
         let body = "Fixtures/revenuecat/revenuecat-error-response.json"
         let message =
             #"error: \#(body): $: {"code":7225,"message":"Invalid API Key."} is a RevenueCat error response (code 7225: Invalid API Key.)"#
         for arguments in [["check", body], ["check", "--from", "revenuecat", body]] {
-            let result = try Tool.run(arguments)
+            let result = try await Tool.run(arguments)
             #expect(result.status == 65)
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines == [message])
         }
     }
 
-    @Test func aFailedQonversionRequestReadsAsASentence() throws {
-        let result = try Tool.run(["check", "Fixtures/qonversion/success-false.json"])
+    @Test func aFailedQonversionRequestReadsAsASentence() async throws {
+        let result = try await Tool.run(["check", "Fixtures/qonversion/success-false.json"])
         #expect(result.status == 65)
         #expect(
             result.stderrLines == [

@@ -8,7 +8,7 @@ struct EndToEndScenarioTests {
     static let story = "Fixtures/scenarios/login-anonymous-to-new-id.json"
 
     /// Writes `text` to a scratch file and returns its path.
-    static func scratch(_ name: String, _ text: String) throws -> URL {
+    static func scratch(_ name: String, _ text: String) async throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
@@ -16,12 +16,12 @@ struct EndToEndScenarioTests {
         return url
     }
 
-    @Test func everyBundledStoryPassesForEveryProvider() throws {
+    @Test func everyBundledStoryPassesForEveryProvider() async throws {
         let directory = Tool.packageRoot.appendingPathComponent("Fixtures/scenarios")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "Fixtures/scenarios/" + $0 }
         #expect(files.count >= 12)
-        let result = try Tool.run(["scenario"] + files)
+        let result = try await Tool.run(["scenario"] + files)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -33,14 +33,14 @@ struct EndToEndScenarioTests {
         }
     }
 
-    @Test func aWrongExpectationFailsWithOneLinePerProviderNamingTheStep() throws {
+    @Test func aWrongExpectationFailsWithOneLinePerProviderNamingTheStep() async throws {
         let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story), encoding: .utf8)
         let wrong = text.replacingOccurrences(
             of: #""lookup": {"appUserId": "alice"}, "expect": {"aliases": ["@anon", "alice"], "active": ["premium"]}"#,
             with: #""lookup": {"appUserId": "alice"}, "expect": {"aliases": ["@anon", "alice"], "active": []}"#)
         #expect(wrong != text)
-        let url = try Self.scratch("wrong.json", wrong)
-        let result = try Tool.run(["scenario", url.path])
+        let url = try await Self.scratch("wrong.json", wrong)
+        let result = try await Tool.run(["scenario", url.path])
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         #expect(
@@ -52,11 +52,11 @@ struct EndToEndScenarioTests {
                 """)
     }
 
-    @Test func oneProviderAndJSON() throws {
+    @Test func oneProviderAndJSON() async throws {
         let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story), encoding: .utf8)
-        let url = try Self.scratch(
+        let url = try await Self.scratch(
             "wrong.json", text.replacingOccurrences(of: #""created": true"#, with: #""created": false"#))
-        let result = try Tool.run(["scenario", "--provider", "qonversion", "--json", url.path])
+        let result = try await Tool.run(["scenario", "--provider", "qonversion", "--json", url.path])
         #expect(result.status == 1)
         let expected = """
             {
@@ -84,17 +84,17 @@ struct EndToEndScenarioTests {
 
             """
         #expect(result.stdout == expected)
-        let passing = try Tool.run(["scenario", "--provider", "revenuecat", Self.story])
+        let passing = try await Tool.run(["scenario", "--provider", "revenuecat", Self.story])
         #expect(passing.status == 0)
         #expect(passing.stdout == "\(Self.story): revenuecat: ok (6 steps)\n")
     }
 
-    @Test func aMalformedFileExits65WithALocatedMessageAndRunsNothing() throws {
-        let url = try Self.scratch(
+    @Test func aMalformedFileExits65WithALocatedMessageAndRunsNothing() async throws {
+        let url = try await Self.scratch(
             "bad.json",
             #"{"start": "2025-01-01T00:00:00Z", "steps": [{"configure": {"device": "p", "storeAccount": "s"}}, {"purchase": {"device": "p", "product": "yearly"}}]}"#
         )
-        let result = try Tool.run(["scenario", Self.story, url.path])
+        let result = try await Tool.run(["scenario", Self.story, url.path])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(
@@ -103,27 +103,27 @@ struct EndToEndScenarioTests {
         )
     }
 
-    @Test func anUnreadableFileExits66() throws {
-        let result = try Tool.run(["scenario", "Fixtures/scenarios/no-such-story.json"])
+    @Test func anUnreadableFileExits66() async throws {
+        let result = try await Tool.run(["scenario", "Fixtures/scenarios/no-such-story.json"])
         #expect(result.status == 66)
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderr == "error: Fixtures/scenarios/no-such-story.json: cannot open: No such file or directory\n")
     }
 
-    @Test func aStoryCanComeFromStandardInput() throws {
+    @Test func aStoryCanComeFromStandardInput() async throws {
         let story = try Data(contentsOf: Tool.packageRoot.appendingPathComponent(Self.story))
-        let result = try Tool.run(["scenario", "--provider", "revenuecat", "-"], stdin: story)
+        let result = try await Tool.run(["scenario", "--provider", "revenuecat", "-"], stdin: story)
         #expect(result.status == 0)
         #expect(result.stdout == "<stdin>: revenuecat: ok (6 steps)\n")
-        let bad = try Tool.run(["scenario", "-"], stdin: Data(#"{"start": 1, "steps": []}"#.utf8))
+        let bad = try await Tool.run(["scenario", "-"], stdin: Data(#"{"start": 1, "steps": []}"#.utf8))
         #expect(bad.status == 65)
         #expect(bad.stderr == "error: <stdin>: start: 1 must be an ISO 8601 date string, not a number\n")
     }
 
-    @Test func usageErrors() throws {
-        #expect(try Tool.run(["scenario"]).status == 64)
-        let unknown = try Tool.run(["scenario", "--provider", "stripe", Self.story])
+    @Test func usageErrors() async throws {
+        #expect(try await Tool.run(["scenario"]).status == 64)
+        let unknown = try await Tool.run(["scenario", "--provider", "stripe", Self.story])
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr.hasPrefix("error: --provider: \"stripe\" is not revenuecat, qonversion, adapty or all\n"))

@@ -14,8 +14,8 @@ struct EndToEndStoreTests {
 
     /// The canonical JSON `convert` prints equals the fixture's hand-written expectation.
     @Test(arguments: ["statuses-active-monthly", "history-upgrade", "non-renewing-season"])
-    func convertMapsLikeTheFixture(_ name: String) throws {
-        let result = try Tool.run(
+    func convertMapsLikeTheFixture(_ name: String) async throws {
+        let result = try await Tool.run(
             ["convert", "--from", "appstore", "--catalog", Self.fixture(name + ".catalog.json")] + Self.bundle + Self.at
                 + [Self.fixture(name + ".json")])
         #expect(result.status == 0, "\(result.stderr)")
@@ -24,38 +24,38 @@ struct EndToEndStoreTests {
         #expect(printed == expected)
     }
 
-    @Test func theFormatIsDetectedFromTheShape() throws {
-        let result = try Tool.run(
+    @Test func theFormatIsDetectedFromTheShape() async throws {
+        let result = try await Tool.run(
             ["convert", "--compact"] + Self.at + [Self.fixture("history-trial-then-renewals.json")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""provider":"appstore""#))
         #expect(result.stdout.contains(#""activeEntitlementIds":["com.acme.trails.pro.monthly"]"#))
     }
 
-    @Test func everyCommandThatReadsDocumentsTakesTheStoreOptions() throws {
+    @Test func everyCommandThatReadsDocumentsTakesTheStoreOptions() async throws {
         for command in ["convert", "check", "diff", "parity", "migrate"] {
-            let help = try Tool.run([command, "--help"])
+            let help = try await Tool.run([command, "--help"])
             for option in [
                 "--catalog FILE", "--root-certificate FILE", "--allow-unverified-test-data", "--bundle-id ID",
             ] {
                 #expect(help.stdout.contains(option), "\(command) \(option)")
             }
         }
-        #expect(try Tool.run(["convert", "--help"]).stdout.contains("appstore"))
+        #expect(try await Tool.run(["convert", "--help"]).stdout.contains("appstore"))
     }
 
-    @Test func checkUsesTheCatalogsEntitlementIds() throws {
+    @Test func checkUsesTheCatalogsEntitlementIds() async throws {
         let document = Self.fixture("catalog-two-products-one-entitlement.json")
         let catalog = Self.fixture("catalog-two-products-one-entitlement.catalog.json")
-        let withCatalog = try Tool.run(["check", "--catalog", catalog] + Self.at + [document, "pro", "maps"])
+        let withCatalog = try await Tool.run(["check", "--catalog", catalog] + Self.at + [document, "pro", "maps"])
         #expect(withCatalog.status == 0, "\(withCatalog.stderr)")
         // Without the catalog every product is its own entitlement: there is no `pro`.
-        let without = try Tool.run(["check"] + Self.at + [document, "pro"])
+        let without = try await Tool.run(["check"] + Self.at + [document, "pro"])
         #expect(without.status == 1)
     }
 
-    @Test func aCatalogThatCannotBeReadOrIsNotOneIsRefused() throws {
-        let missing = try Tool.run([
+    @Test func aCatalogThatCannotBeReadOrIsNotOneIsRefused() async throws {
+        let missing = try await Tool.run([
             "convert", "--catalog", "no/such/catalog.json", Self.fixture("consumables-only.json"),
         ])
         #expect(missing.status == 66)
@@ -65,23 +65,23 @@ struct EndToEndStoreTests {
         let (file, directory) = try Tool.temporaryFile(
             named: "catalog.json", contents: #"{"products": {"a": {"entitlements": "pro"}}}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let invalid = try Tool.run(["convert", "--catalog", file.path, Self.fixture("consumables-only.json")])
+        let invalid = try await Tool.run(["convert", "--catalog", file.path, Self.fixture("consumables-only.json")])
         #expect(invalid.status == 64)
         #expect(invalid.stderrLines.first?.hasPrefix("error: --catalog: \(file.path): products.a.entitlements") == true)
         #expect(invalid.stdout.isEmpty)
     }
 
-    @Test func rootCertificatesAreReadAsDEROrPEMAndAnythingElseIsRefused() throws {
+    @Test func rootCertificatesAreReadAsDEROrPEMAndAnythingElseIsRefused() async throws {
         let document = Self.fixture("consumables-only.json")
         for root in ["test-root.der", "test-root.pem"] {
-            let result = try Tool.run(
+            let result = try await Tool.run(
                 [
                     "convert", "--root-certificate", Self.fixture("signed/" + root), "--root-certificate",
                     Self.fixture("signed/other-root.der"),
                 ] + Self.at + [document])
             #expect(result.status == 0, "\(root): \(result.stderr)")
         }
-        let missing = try Tool.run(["convert", "--root-certificate", "no/such/root.der", document])
+        let missing = try await Tool.run(["convert", "--root-certificate", "no/such/root.der", document])
         #expect(missing.status == 66)
         #expect(
             missing.stderrLines.first?.hasPrefix("error: --root-certificate: no/such/root.der: cannot open") == true)
@@ -93,7 +93,7 @@ struct EndToEndStoreTests {
         ] {
             let (file, directory) = try Tool.temporaryFile(named: name, contents: contents)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let refused = try Tool.run(["convert", "--root-certificate", file.path, document])
+            let refused = try await Tool.run(["convert", "--root-certificate", file.path, document])
             #expect(refused.status == 64, "\(name)")
             #expect(
                 refused.stderrLines.first
@@ -102,32 +102,33 @@ struct EndToEndStoreTests {
         }
     }
 
-    @Test func aTransactionForAnotherAppIsRefusedWhenABundleIdIsGiven() throws {
+    @Test func aTransactionForAnotherAppIsRefusedWhenABundleIdIsGiven() async throws {
         let document = Self.fixture("statuses-active-monthly.json")
-        let wrong = try Tool.run(["convert", "--bundle-id", "com.acme.other"] + Self.at + [document])
+        let wrong = try await Tool.run(["convert", "--bundle-id", "com.acme.other"] + Self.at + [document])
         #expect(wrong.status == 65)
         #expect(
             wrong.stderrLines == [
                 "error: \(document): bundleId: \"com.acme.trails\" is not the configured bundle id \"com.acme.other\""
             ])
         #expect(wrong.stdout.isEmpty)
-        #expect(try Tool.run(["convert"] + Self.bundle + Self.at + [document]).status == 0)
+        #expect(try await Tool.run(["convert"] + Self.bundle + Self.at + [document]).status == 0)
     }
 
-    @Test func storeKitTestDataNeedsTheOptIn() throws {
+    @Test func storeKitTestDataNeedsTheOptIn() async throws {
         let document = Self.fixture("xcode-test-data-refused.json")
-        let refused = try Tool.run(["convert"] + Self.at + [document])
+        let refused = try await Tool.run(["convert"] + Self.at + [document])
         #expect(refused.status == 65)
         #expect(
             refused.stderrLines.first?.hasPrefix("error: \(document): [0].environment: \"Xcode\" is StoreKit test data")
                 == true)
-        let allowed = try Tool.run(["convert", "--compact", "--allow-unverified-test-data"] + Self.at + [document])
+        let allowed = try await Tool.run(
+            ["convert", "--compact", "--allow-unverified-test-data"] + Self.at + [document])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(allowed.stdout.contains(#""verification":"notRequested""#))
     }
 
-    @Test func migrateReadsAppStoreEnvelopesWithTheCatalog() throws {
-        let result = try Tool.run(
+    @Test func migrateReadsAppStoreEnvelopesWithTheCatalog() async throws {
+        let result = try await Tool.run(
             [
                 "migrate", "--catalog", Tool.crossProvider("stores.catalog.json"), "--at", "2025-06-15T00:00:00Z",
                 Tool.crossProvider("stores.appstore.jsonl"),
@@ -140,8 +141,8 @@ struct EndToEndStoreTests {
         #expect(quinn["activeEntitlementIds"] == .array([.string("premium")]))
     }
 
-    @Test func parityBetweenARevenueCatExportAndTheAppStoreFindsEveryPlantedDifference() throws {
-        let result = try Tool.run(
+    @Test func parityBetweenARevenueCatExportAndTheAppStoreFindsEveryPlantedDifference() async throws {
+        let result = try await Tool.run(
             [
                 "parity", "--json", "--at", "2025-06-15T00:00:00Z", "--catalog",
                 Tool.crossProvider("stores.catalog.json"),
@@ -151,7 +152,7 @@ struct EndToEndStoreTests {
         #expect(result.stdout == (try Tool.repositoryFile(Tool.crossProvider("stores.parity.expected.json"))))
 
         // Without the catalog the store's entitlements are its product ids: nothing matches `premium`.
-        let uncatalogued = try Tool.run(
+        let uncatalogued = try await Tool.run(
             [
                 "parity", "--json", "--at", "2025-06-15T00:00:00Z", Tool.crossProvider("stores.revenuecat.jsonl"),
                 Tool.crossProvider("stores.appstore.jsonl"),

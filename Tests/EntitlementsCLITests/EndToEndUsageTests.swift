@@ -7,9 +7,9 @@ struct EndToEndUsageTests {
 
     static let commands = ["convert", "check", "diff", "migrate", "parity", "validate-user-id", "fetch", "scenario"]
 
-    @Test func theToolsHelpListsEveryCommand() throws {
+    @Test func theToolsHelpListsEveryCommand() async throws {
         for flag in ["--help", "-h", "help"] {
-            let result = try Tool.run([flag])
+            let result = try await Tool.run([flag])
             #expect(result.status == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("USAGE: entitlements <command> [options]\n"))
@@ -18,37 +18,37 @@ struct EndToEndUsageTests {
     }
 
     @Test(arguments: commands)
-    func everyCommandHasHelp(command: String) throws {
-        let result = try Tool.run([command, "--help"])
+    func everyCommandHasHelp(command: String) async throws {
+        let result = try await Tool.run([command, "--help"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("USAGE: entitlements \(command) "))
         #expect(result.stdout.contains("\nEXIT STATUS:\n"))
-        #expect(try Tool.run(["help", command]).stdout == result.stdout)
+        #expect(try await Tool.run(["help", command]).stdout == result.stdout)
     }
 
     @Test(arguments: ["diff", "parity"])
-    func diffAndParityTakeFrom(command: String) throws {
-        let help = try Tool.run([command, "--help"])
+    func diffAndParityTakeFrom(command: String) async throws {
+        let help = try await Tool.run([command, "--help"])
         #expect(help.stdout.hasPrefix("USAGE: entitlements \(command) [--from PROVIDER] "))
         #expect(help.stdout.contains("\n  --from PROVIDER "))
     }
 
-    @Test func helpForAnUnknownCommandIsAUsageError() throws {
-        let result = try Tool.run(["help", "frobnicate"])
+    @Test func helpForAnUnknownCommandIsAUsageError() async throws {
+        let result = try await Tool.run(["help", "frobnicate"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == ["error: unknown command 'frobnicate'", "Run 'entitlements --help' for usage."])
         // Asking for help about help is the tool's help.
         for argument in ["help", "--help", "-h"] {
-            let help = try Tool.run(["help", argument])
+            let help = try await Tool.run(["help", argument])
             #expect(help.status == 0)
             #expect(help.stdout.hasPrefix("USAGE: entitlements <command> [options]\n"))
         }
     }
 
-    @Test func noArgumentsIsAUsageError() throws {
-        let result = try Tool.run([])
+    @Test func noArgumentsIsAUsageError() async throws {
+        let result = try await Tool.run([])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("USAGE: entitlements <command> [options]\n"))
@@ -133,34 +133,34 @@ struct EndToEndUsageTests {
             "Run 'entitlements fetch --help' for usage."
         ),
     ])
-    func usageErrorsExplainThemselvesAndExit64(arguments: [String], message: String, hint: String) throws {
-        let result = try Tool.run(arguments)
+    func usageErrorsExplainThemselvesAndExit64(arguments: [String], message: String, hint: String) async throws {
+        let result = try await Tool.run(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == [message, hint])
     }
 
-    @Test func aMissingInputIs66AndAnUncreatableOutputIs73() throws {
-        let missing = try Tool.run(["convert", "no/such/file.json"])
+    @Test func aMissingInputIs66AndAnUncreatableOutputIs73() async throws {
+        let missing = try await Tool.run(["convert", "no/such/file.json"])
         #expect(missing.status == 66)
         #expect(missing.stdout.isEmpty)
         #expect(missing.stderrLines == ["error: no/such/file.json: cannot open: No such file or directory"])
 
-        let directory = try Tool.run(["check", "Fixtures"])
+        let directory = try await Tool.run(["check", "Fixtures"])
         #expect(directory.status == 66)
         #expect(directory.stderrLines == ["error: Fixtures: cannot open: is a directory"])
 
-        let noOutput = try Tool.run([
+        let noOutput = try await Tool.run([
             "migrate", "--output", "no/such/dir/out.jsonl", Tool.crossProvider("customers.qonversion.jsonl"),
         ])
         #expect(noOutput.status == 73)
         #expect(noOutput.stderrLines == ["error: no/such/dir/out.jsonl: cannot create: No such file or directory"])
     }
 
-    @Test func migrateRefusesToWriteOverItsInput() throws {
+    @Test func migrateRefusesToWriteOverItsInput() async throws {
         let (file, directory) = try Tool.temporaryFile(named: "export.jsonl", contents: "{}\n")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Tool.run(["migrate", "--output", "./export.jsonl", "export.jsonl"], in: directory)
+        let result = try await Tool.run(["migrate", "--output", "./export.jsonl", "export.jsonl"], in: directory)
         #expect(result.status == 64)
         #expect(
             result.stderrLines.first
@@ -186,15 +186,15 @@ struct EndToEndUsageTests {
             "\" alice\": usable, with warnings\n  - warning: has leading or trailing whitespace: RevenueCat's logIn trims it but configure does not, so one person can end up under two ids\n"
         ),
     ])
-    func validateUserIdSaysWhetherAndWhy(id: String, status: Int32, output: String) throws {
-        let result = try Tool.run(["validate-user-id", id])
+    func validateUserIdSaysWhetherAndWhy(id: String, status: Int32, output: String) async throws {
+        let result = try await Tool.run(["validate-user-id", id])
         #expect(result.status == status)
         #expect(result.stdout == output)
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func validateUserIdTakesAnIdStartingWithDashesAfterDoubleDash() throws {
-        let result = try Tool.run(["validate-user-id", "--", "--x"])
+    @Test func validateUserIdTakesAnIdStartingWithDashesAfterDoubleDash() async throws {
+        let result = try await Tool.run(["validate-user-id", "--", "--x"])
         #expect(result.status == 0)
         #expect(result.stdout == "\"--x\": usable\n")
     }

@@ -9,7 +9,7 @@ import Testing
 struct JSONDifferenceTests {
     typealias Difference = EntitlementKitFixtures.JSONDifference
 
-    @Test func everyDifferingLeafIsReportedInPathOrder() throws {
+    @Test func everyDifferingLeafIsReportedInPathOrder() async throws {
         let expected = try JSONValue.parse(#"{"b": {"y": 1, "x": [1, 2]}, "a": "same", "c": null}"#)
         let actual = try JSONValue.parse(#"{"b": {"y": 2, "x": [1]}, "a": "same", "d": true}"#)
         let differences: [Difference] = expected.differences(to: actual)

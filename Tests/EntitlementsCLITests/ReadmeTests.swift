@@ -7,7 +7,7 @@ struct ReadmeTests {
     typealias Tool = EntitlementsTool
 
     /// The text of README section `title` (a `## ` heading), up to the next one.
-    static func section(_ title: String) throws -> String {
+    static func section(_ title: String) async throws -> String {
         let readme = try Tool.repositoryFile("README.md")
         let start = try #require(readme.range(of: "\n## \(title)\n"), "README has no section \(title)")
         let rest = readme[start.upperBound...]
@@ -23,33 +23,35 @@ struct ReadmeTests {
         }
     }
 
-    @Test func setUpShowsWhatTheFirstCommandPrints() throws {
-        let section = try Self.section("Set up")
+    @Test func setUpShowsWhatTheFirstCommandPrints() async throws {
+        let section = try await Self.section("Set up")
         let command = "swift run entitlements check --at 2025-09-15T10:00:00Z Fixtures/revenuecat/active-monthly.json"
         #expect(section.contains(command))
         let shown = try #require(Self.codeBlocks(section).first { $0.hasPrefix("evaluated at ") })
-        let result = try Tool.run(["check", "--at", "2025-09-15T10:00:00Z", "Fixtures/revenuecat/active-monthly.json"])
+        let result = try await Tool.run([
+            "check", "--at", "2025-09-15T10:00:00Z", "Fixtures/revenuecat/active-monthly.json",
+        ])
         #expect(result.stdout == shown)
     }
 
-    @Test func testsRunWithoutTheEmptyXCTestPassInTheReadmeAndInCI() throws {
+    @Test func testsRunWithoutTheEmptyXCTestPassInTheReadmeAndInCI() async throws {
         // Swift Testing only: without --disable-xctest, `swift test` ends with XCTest's "Executed 0 tests".
-        let section = try Self.section("Set up")
+        let section = try await Self.section("Set up")
         #expect(section.contains("\nswift test --disable-xctest\n"))
         let ci = try Tool.repositoryFile(".ci/run")
         #expect(ci.contains("\nswift test --disable-xctest 2>&1 | tee .build/ci-test.log\n"))
         #expect(ci.contains(#"echo "tests: ${passed:-0} passed, 0 failed""#))
     }
 
-    @Test func installationNamesNoVersionBecauseNoneIsTagged() throws {
-        let code = try #require(Self.codeBlocks(try Self.section("Installation")).first)
+    @Test func installationNamesNoVersionBecauseNoneIsTagged() async throws {
+        let code = try await #require(Self.codeBlocks(try Self.section("Installation")).first)
         for requirement in ["from:", "exact:", ".upToNextMajor", ".upToNextMinor", "\"0."] {
             #expect(!code.contains(requirement), "a version requirement cannot resolve without tags: \(requirement)")
         }
         #expect(code.contains(#"branch: "main")"#))
     }
 
-    @Test func noDocumentationNamesAVersionRequirement() throws {
+    @Test func noDocumentationNamesAVersionRequirement() async throws {
         // Every place that shows a `.package(…)` line: the README and the DocC articles.
         var files = ["README.md", "docs/CLI.md"]
         for directory in ["Sources", "Adapters", "Fixtures"] {
@@ -67,8 +69,8 @@ struct ReadmeTests {
 
     /// A new package that depends on this one exactly as the README's local-checkout line says (with the
     /// path pointing here, whatever this folder is called) must resolve the README's product lines.
-    @Test func installationAsALocalCheckoutResolves() throws {
-        let code = try #require(Self.codeBlocks(try Self.section("Installation")).first)
+    @Test func installationAsALocalCheckoutResolves() async throws {
+        let code = try await #require(Self.codeBlocks(try Self.section("Installation")).first)
         let lines = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let pathLine = try #require(lines.first { $0.hasPrefix(".package(") && $0.contains("path:") })
         let products = lines.filter { $0.hasPrefix(".product(") }.map { $0.components(separatedBy: "//")[0] }
@@ -103,13 +105,13 @@ struct ReadmeTests {
         try Data(manifest.utf8).write(to: consumer.appendingPathComponent("Package.swift"))
         try Data("import EntitlementKit\n".utf8).write(to: consumer.appendingPathComponent("Sources/App/App.swift"))
 
-        let result = try Self.swift(["package", "describe", "--type", "json"], in: consumer)
+        let result = try await Self.swift(["package", "describe", "--type", "json"], in: consumer)
         #expect(result.status == 0, "\(manifest)\n\(result.output)")
         #expect(result.output.contains("\"EntitlementKitRevenueCat\""))
     }
 
     /// Runs the toolchain's `swift` (from `PATH`, else `/opt/swift/usr/bin`) in `directory`.
-    static func swift(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    static func swift(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
         let path = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").map(String.init)
         let candidates = (path + ["/opt/swift/usr/bin"]).map {
             URL(fileURLWithPath: $0).appendingPathComponent("swift")
@@ -127,7 +129,7 @@ struct ReadmeTests {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        process.waitUntilExit()
+        await EntitlementsTool.exit(of: process)
         try handle.close()
         return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }

@@ -3,8 +3,9 @@ import Testing
 
 /// Runs the built `entitlements` executable, as a user would, and captures what it does.
 enum EntitlementsTool {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
+        var diedBySignal: Bool
         var stdout: String
         var stderr: String
         var stderrLines: [String] {
@@ -49,8 +50,28 @@ enum EntitlementsTool {
         }
     }
 
-    /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`.
-    static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot) throws -> Result {
+    /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`,
+    /// with this process's environment changed by `environment` (a `nil` value removes the variable).
+    ///
+    /// The wait for the process happens on a thread of its own: a test blocking one of Swift Testing's
+    /// cooperative threads (as many as cores) starves every concurrent test past its time limit.
+    static func run(
+        _ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot,
+        environment: [String: String?] = [:]
+    ) async throws -> Result {
+        let result = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Swift.Result { try launch(arguments, stdin: stdin, in: directory, environment: environment) })
+            }
+        }
+        #expect(!result.diedBySignal, "the tool died by a signal: \(arguments)")
+        return result
+    }
+
+    private static func launch(
+        _ arguments: [String], stdin: Data, in directory: URL, environment: [String: String?]
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "entitlements-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -66,18 +87,33 @@ enum EntitlementsTool {
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            var changed = ProcessInfo.processInfo.environment
+            for (name, value) in environment { changed[name] = value }
+            process.environment = changed
+        }
         // Files rather than pipes: nothing can deadlock on a full pipe buffer.
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "the tool died by a signal: \(arguments)")
         return Result(
             status: process.terminationStatus,
+            diedBySignal: process.terminationReason != .exit,
             stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
         )
+    }
+
+    /// Waits for `process` to exit on a thread of its own, holding none of the cooperative threads.
+    static func exit(of process: Process) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
     }
 
     /// The text of a repository file.
