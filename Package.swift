@@ -157,7 +157,10 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
         ),
         // The pure-Swift verification (SHA-2, P-256/P-384 ECDSA, DER/X.509, JWS) against public test vectors.
-        .testTarget(name: "AppStoreVerificationTests", dependencies: ["EntitlementKitAppStore"]),
+        .testTarget(
+            name: "AppStoreVerificationTests", dependencies: ["EntitlementKit", "EntitlementKitAppStore"],
+            resources: [.copy("Wycheproof")]
+        ),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), small and dependency-free: the directory cache names its files by the digest of
 /// the app user id and seals each file's payload with one, and the core may not depend on CryptoKit
 /// (absent on Linux) or third-party packages.
-struct SHA256 {
+package struct SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -22,7 +22,7 @@ struct SHA256 {
     }
 
     /// The 32-byte digest of `bytes`.
-    static func digest(of bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(of bytes: some Collection<UInt8>) -> [UInt8] {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
