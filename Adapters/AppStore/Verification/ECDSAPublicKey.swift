@@ -4,7 +4,7 @@
 ///
 /// ```
 /// let key = try ECDSAPublicKey(curve: .p256, x963Representation: pointBytes)
-/// let valid = key.isValidSignature(rawRepresentation: signature, digest: SHA256.digest(of: signedBytes))
+/// let valid = key.isValidSignature(rawRepresentation: signature, digest: sha256OfSignedBytes)
 /// ```
 public struct ECDSAPublicKey: Sendable {
     public let curve: ECDSACurve

@@ -65,51 +65,63 @@ struct MontgomeryField: Sendable {
     func multiply(_ left: WideInteger, _ right: WideInteger) -> WideInteger {
         let count = limbCount
         let negatedInverse = negatedInverse
-        // count + 2 limbs of running sum; eight is enough for P-384.
-        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        let top = withUnsafeMutableBytes(of: &scratch) { raw in
-            let sum = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
-            left.withLimbs { left in
-                right.withLimbs { right in
-                    modulus.withLimbs { modulus in
-                        for index in 0..<count {
-                            // sum += left · right[index]
-                            let factor = right[index]
-                            var carry: UInt64 = 0
-                            for position in 0..<count {
-                                (carry, sum[position]) = multiplyAdd(left[position], factor, sum[position], carry)
-                            }
-                            let (high, overflow) = sum[count].addingReportingOverflow(carry)
-                            sum[count] = high
-                            sum[count + 1] = overflow ? 1 : 0
-                            // sum += modulus · q with q chosen so the low limb becomes zero, then drop that limb.
-                            let quotient = sum[0] &* negatedInverse
-                            (carry, _) = multiplyAdd(quotient, modulus[0], sum[0], 0)
-                            for position in 1..<count {
-                                (carry, sum[position - 1]) = multiplyAdd(
-                                    quotient, modulus[position], sum[position], carry)
-                            }
-                            let (shifted, overflow2) = sum[count].addingReportingOverflow(carry)
-                            sum[count - 1] = shifted
-                            sum[count] = sum[count + 1] &+ (overflow2 ? 1 : 0)
-                        }
-                    }
+        // One stack buffer, plain `while` loops and no helper calls: this is where verification spends its
+        // time, and unoptimised builds would otherwise pay for closures, iterators and tuple returns.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 26) { buffer in
+            let a = buffer.baseAddress!
+            let b = a + 6
+            let m = a + 12
+            let sum = a + 18  // count + 2 limbs of running sum
+            left.store(into: a)
+            right.store(into: b)
+            modulus.store(into: m)
+            sum.initialize(repeating: 0, count: 8)
+            var index = 0
+            while index < count {
+                // sum += a · b[index]
+                let factor = b[index]
+                var carry: UInt64 = 0
+                var position = 0
+                while position < count {
+                    let (high, low) = a[position].multipliedFullWidth(by: factor)
+                    let (partial, overflow1) = low.addingReportingOverflow(sum[position])
+                    let (total, overflow2) = partial.addingReportingOverflow(carry)
+                    sum[position] = total
+                    carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
+                    position += 1
                 }
+                let (extended, overflow) = sum[count].addingReportingOverflow(carry)
+                sum[count] = extended
+                sum[count + 1] = overflow ? 1 : 0
+                // sum += m · q, q chosen so the low limb becomes zero; then drop that limb.
+                let quotient = sum[0] &* negatedInverse
+                let (firstHigh, firstLow) = quotient.multipliedFullWidth(by: m[0])
+                carry = firstHigh &+ (firstLow.addingReportingOverflow(sum[0]).overflow ? 1 : 0)
+                position = 1
+                while position < count {
+                    let (high, low) = quotient.multipliedFullWidth(by: m[position])
+                    let (partial, overflow1) = low.addingReportingOverflow(sum[position])
+                    let (total, overflow2) = partial.addingReportingOverflow(carry)
+                    sum[position - 1] = total
+                    carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
+                    position += 1
+                }
+                let (shifted, overflow2) = sum[count].addingReportingOverflow(carry)
+                sum[count - 1] = shifted
+                sum[count] = sum[count + 1] &+ (overflow2 ? 1 : 0)
+                index += 1
             }
-            return sum[count]
-        }
-        var result = WideInteger()
-        withUnsafeBytes(of: scratch) { raw in
-            let sum = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
-            result.withMutableLimbs { limbs in
-                for position in 0..<count { limbs[position] = sum[position] }
-                // Below 2m: the extra limb joins the value for P-256; for P-384 it is the carry of a
-                // wrapping subtraction.
-                if count < WideInteger.limbCapacity { limbs[count] = top }
+            // The sum is below 2m. For P-256 its fifth limb joins the value; for P-384 a seventh limb is the
+            // carry that the wrapping subtraction below absorbs.
+            let top = sum[count]
+            if count < WideInteger.limbCapacity {
+                sum[count] = top
+                sum[count + 1] = 0
             }
+            var result = WideInteger(loading: sum)
+            if top != 0 || !(result < modulus) { result.subtract(modulus) }
+            return result
         }
-        if top != 0 || !(result < modulus) { result.subtract(modulus) }
-        return result
     }
 
     func square(_ value: WideInteger) -> WideInteger { multiply(value, value) }
@@ -125,13 +137,5 @@ struct MontgomeryField: Sendable {
             if exponent.bit(bit) { result = multiply(result, value) }
         }
         return result
-    }
-
-    /// x·y + addend + carry as (high, low) limbs; never overflows 128 bits.
-    private func multiplyAdd(_ x: UInt64, _ y: UInt64, _ addend: UInt64, _ carry: UInt64) -> (UInt64, UInt64) {
-        let (high, low) = x.multipliedFullWidth(by: y)
-        let (partial, overflow1) = low.addingReportingOverflow(addend)
-        let (sum, overflow2) = partial.addingReportingOverflow(carry)
-        return (high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0), sum)
     }
 }

@@ -32,65 +32,104 @@ struct WideInteger: Sendable, Equatable {
         (0..<count).reversed().map { position in UInt8(truncatingIfNeeded: self[position / 8] >> (UInt64(position % 8) * 8)) }
     }
 
+    // The operations below spell out all six limbs rather than loop over pointers or compare tuples
+    // generically: unoptimised (debug) builds run them without closures or metadata lookups, which keeps
+    // the Wycheproof tests fast.
+
     subscript(index: Int) -> UInt64 {
-        get { withLimbs { $0[index] } }
-        set { withMutableLimbs { $0[index] = newValue } }
+        get {
+            switch index {
+            case 0: limbs.0
+            case 1: limbs.1
+            case 2: limbs.2
+            case 3: limbs.3
+            case 4: limbs.4
+            default: limbs.5
+            }
+        }
+        set {
+            switch index {
+            case 0: limbs.0 = newValue
+            case 1: limbs.1 = newValue
+            case 2: limbs.2 = newValue
+            case 3: limbs.3 = newValue
+            case 4: limbs.4 = newValue
+            default: limbs.5 = newValue
+            }
+        }
     }
 
-    /// Calls `body` with the six limbs as contiguous memory (a homogeneous tuple is laid out as an array).
-    func withLimbs<Result>(_ body: (UnsafePointer<UInt64>) -> Result) -> Result {
-        withUnsafeBytes(of: limbs) { body($0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
+    /// Writes the six limbs to `destination[0..<6]`.
+    func store(into destination: UnsafeMutablePointer<UInt64>) {
+        destination[0] = limbs.0
+        destination[1] = limbs.1
+        destination[2] = limbs.2
+        destination[3] = limbs.3
+        destination[4] = limbs.4
+        destination[5] = limbs.5
     }
 
-    mutating func withMutableLimbs<Result>(_ body: (UnsafeMutablePointer<UInt64>) -> Result) -> Result {
-        withUnsafeMutableBytes(of: &limbs) { body($0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
+    /// The value of `source[0..<6]`.
+    init(loading source: UnsafePointer<UInt64>) {
+        limbs = (source[0], source[1], source[2], source[3], source[4], source[5])
     }
 
-    var isZero: Bool { self == WideInteger() }
+    var isZero: Bool { limbs.0 | limbs.1 | limbs.2 | limbs.3 | limbs.4 | limbs.5 == 0 }
 
-    static func == (left: WideInteger, right: WideInteger) -> Bool { left.limbs == right.limbs }
+    static func == (left: WideInteger, right: WideInteger) -> Bool {
+        left.limbs.0 == right.limbs.0 && left.limbs.1 == right.limbs.1 && left.limbs.2 == right.limbs.2
+            && left.limbs.3 == right.limbs.3 && left.limbs.4 == right.limbs.4 && left.limbs.5 == right.limbs.5
+    }
 
     static func < (left: WideInteger, right: WideInteger) -> Bool {
-        for index in (0..<limbCapacity).reversed() where left[index] != right[index] {
-            return left[index] < right[index]
-        }
-        return false
+        if left.limbs.5 != right.limbs.5 { return left.limbs.5 < right.limbs.5 }
+        if left.limbs.4 != right.limbs.4 { return left.limbs.4 < right.limbs.4 }
+        if left.limbs.3 != right.limbs.3 { return left.limbs.3 < right.limbs.3 }
+        if left.limbs.2 != right.limbs.2 { return left.limbs.2 < right.limbs.2 }
+        if left.limbs.1 != right.limbs.1 { return left.limbs.1 < right.limbs.1 }
+        return left.limbs.0 < right.limbs.0
     }
 
     /// Whether bit `index` (0 = least significant) is set.
-    func bit(_ index: Int) -> Bool { (self[index / 64] >> UInt64(index % 64)) & 1 == 1 }
+    func bit(_ index: Int) -> Bool { (self[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
 
     /// Adds `other` modulo 2^384; returns the carry out of the top limb.
     @discardableResult
     mutating func add(_ other: WideInteger) -> Bool {
-        other.withLimbs { other in
-            withMutableLimbs { limbs in
-                var carry = false
-                for index in 0..<Self.limbCapacity {
-                    let (partial, overflow1) = limbs[index].addingReportingOverflow(other[index])
-                    let (sum, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-                    limbs[index] = sum
-                    carry = overflow1 || overflow2
-                }
-                return carry
-            }
-        }
+        var carry: UInt64 = 0
+        limbs.0 = Self.add(limbs.0, other.limbs.0, &carry)
+        limbs.1 = Self.add(limbs.1, other.limbs.1, &carry)
+        limbs.2 = Self.add(limbs.2, other.limbs.2, &carry)
+        limbs.3 = Self.add(limbs.3, other.limbs.3, &carry)
+        limbs.4 = Self.add(limbs.4, other.limbs.4, &carry)
+        limbs.5 = Self.add(limbs.5, other.limbs.5, &carry)
+        return carry != 0
     }
 
     /// Subtracts `other` modulo 2^384; returns the borrow out of the top limb.
     @discardableResult
     mutating func subtract(_ other: WideInteger) -> Bool {
-        other.withLimbs { other in
-            withMutableLimbs { limbs in
-                var borrow = false
-                for index in 0..<Self.limbCapacity {
-                    let (partial, overflow1) = limbs[index].subtractingReportingOverflow(other[index])
-                    let (difference, overflow2) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
-                    limbs[index] = difference
-                    borrow = overflow1 || overflow2
-                }
-                return borrow
-            }
-        }
+        var borrow: UInt64 = 0
+        limbs.0 = Self.subtract(limbs.0, other.limbs.0, &borrow)
+        limbs.1 = Self.subtract(limbs.1, other.limbs.1, &borrow)
+        limbs.2 = Self.subtract(limbs.2, other.limbs.2, &borrow)
+        limbs.3 = Self.subtract(limbs.3, other.limbs.3, &borrow)
+        limbs.4 = Self.subtract(limbs.4, other.limbs.4, &borrow)
+        limbs.5 = Self.subtract(limbs.5, other.limbs.5, &borrow)
+        return borrow != 0
+    }
+
+    private static func add(_ left: UInt64, _ right: UInt64, _ carry: inout UInt64) -> UInt64 {
+        let (partial, overflow1) = left.addingReportingOverflow(right)
+        let (sum, overflow2) = partial.addingReportingOverflow(carry)
+        carry = overflow1 || overflow2 ? 1 : 0
+        return sum
+    }
+
+    private static func subtract(_ left: UInt64, _ right: UInt64, _ borrow: inout UInt64) -> UInt64 {
+        let (partial, overflow1) = left.subtractingReportingOverflow(right)
+        let (difference, overflow2) = partial.subtractingReportingOverflow(borrow)
+        borrow = overflow1 || overflow2 ? 1 : 0
+        return difference
     }
 }
