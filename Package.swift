@@ -177,6 +177,9 @@ let package = Package(
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
+                "EntitlementKitAdapty",
+                "EntitlementKitAppStore",
+                "EntitlementKitGooglePlay",
                 "EntitlementKitFixtures",
             ]
         ),
