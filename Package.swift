@@ -180,6 +180,9 @@ let package = Package(
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
+                "EntitlementKitAdapty",
+                "EntitlementKitAppStore",
+                "EntitlementKitGooglePlay",
                 "EntitlementKitFixtures",
             ]
         ),

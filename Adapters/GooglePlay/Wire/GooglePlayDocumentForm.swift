@@ -42,10 +42,11 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     }
 
     /// Top-level members of the other formats the CLI reads: a document holding one is never a listing.
-    private static let otherFormatsMembers: Set<String> = [
+    static let otherFormatsMemberNames: [StaticString] = [
         "subscriber", "data", "schemaVersion", "profile_id", "statuses", "history", "transactions",
         "non_subscriptions", "paid_access_levels",
     ]
+    private static let otherFormatsMembers = Set(otherFormatsMemberNames.map(\.description))
 
     /// The form `document` is read as when the caller named this adapter: looser than ``recognized(_:)``,
     /// so that a damaged document reaches its reader and fails there with a located error, and documents

@@ -326,7 +326,10 @@ struct QonversionFastListItem {
             case 7: expires = try reader.qonversionEpochSeconds()
             case 8: startedAt = try reader.qonversionISODate()
             case 9: expiresAt = try reader.qonversionISODate()
-            default: try seen.skip(key, &reader)
+            default:
+                // An App Store statuses group's marker: which format the list is, only the values can tell.
+                if reader.key(key, is: "lastTransactions") { throw JSONFastPathMiss() }
+                try seen.skip(key, &reader)
             }
         }
         guard let id else { throw JSONFastPathMiss() }

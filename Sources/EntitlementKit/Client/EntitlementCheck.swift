@@ -34,6 +34,12 @@ public struct EntitlementCheck: Sendable, Hashable {
         snapshot?.activeEntitlementIds ?? []
     }
 
+    /// The entitlement `entitlementId`, active or not (`check["premium"]?.expirationDate`); `nil` when the
+    /// snapshot does not list it, or without a snapshot.
+    public subscript(entitlementId: String) -> Entitlement? {
+        snapshot?[entitlementId]
+    }
+
     /// Whether entitlement `entitlementId` is active; `false` without a snapshot.
     public func isActive(_ entitlementId: String) -> Bool {
         snapshot?.isActive(entitlementId) ?? false

@@ -105,25 +105,16 @@ enum ScenarioCommand: Command {
 
 /// Runs the async scenario runner to completion from the synchronous command.
 private enum ScenarioBatch {
-    private final class Box: @unchecked Sendable {
-        var reports: [ScenarioReport] = []
-    }
-
     static func run(_ scenarios: [(file: String, scenario: Scenario)], providers: [ProviderID]) -> [ScenarioReport] {
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
         let work = scenarios.map { ($0.file, $0.scenario) }
-        Task {
+        return AsyncWait.value {
             var reports: [ScenarioReport] = []
             for (file, scenario) in work {
                 for provider in providers {
                     reports.append(await ScenarioRunner.run(scenario, provider: provider, file: file))
                 }
             }
-            box.reports = reports
-            done.signal()
+            return reports
         }
-        done.wait()
-        return box.reports
     }
 }
