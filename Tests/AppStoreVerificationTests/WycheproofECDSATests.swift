@@ -57,7 +57,8 @@ struct WycheproofECDSATests {
             }
         }
         #expect(count == vectors.numberOfTests)
-        #expect(failures.isEmpty, "\(failures.count) of \(count) vectors in \(file): \(failures.joined(separator: "; "))")
+        #expect(
+            failures.isEmpty, "\(failures.count) of \(count) vectors in \(file): \(failures.joined(separator: "; "))")
     }
 
     static func digest(_ message: [UInt8], algorithm: String) throws -> [UInt8] {

@@ -70,7 +70,7 @@ public struct ECDSAPublicKey: Sendable {
         else { return false }
         // e: the leftmost bits of the digest, as many as n has (whole bytes for both curves), reduced mod n
         // (it is below 2n, so one subtraction does).
-        var e = WideInteger(bigEndian: digest.prefix(parameters.orderBitLength / 8))!
+        guard var e = WideInteger(bigEndian: digest.prefix(parameters.orderBitLength / 8)) else { return false }
         if !(e < order.modulus) { e.subtract(order.modulus) }
 
         let w = order.inverse(order.enter(s))

@@ -26,9 +26,14 @@ struct EllipticCurve: Sendable {
     /// A constant written in hex (spaces allowed); the literals below are fixed, so a typo traps at once in
     /// every test rather than failing quietly.
     private static func constant(_ hex: String) -> WideInteger {
-        let digits = Array(hex.filter { $0 != " " })
-        let bytes = stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-        return WideInteger(bigEndian: bytes)!
+        var value = WideInteger()
+        for character in hex where character != " " {
+            guard let digit = character.hexDigitValue else { preconditionFailure("curve constant is not hex: \(hex)") }
+            // value = value · 16 + digit, by four doublings (the constants fit in 384 bits).
+            for _ in 0..<4 { value.add(value) }
+            value.add(WideInteger(UInt64(digit)))
+        }
+        return value
     }
 
     static let p256 = EllipticCurve(
@@ -41,11 +46,16 @@ struct EllipticCurve: Sendable {
     )
 
     static let p384 = EllipticCurve(
-        p: "ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff fffffffe ffffffff 00000000 00000000 ffffffff",
-        n: "ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff c7634d81 f4372ddf 581a0db2 48b0a77a ecec196a ccc52973",
-        b: "b3312fa7 e23ee7e4 988e056b e3f82d19 181d9c6e fe814112 0314088f 5013875a c656398d 8a2ed19d 2a85c8ed d3ec2aef",
-        gx: "aa87ca22 be8b0537 8eb1c71e f320ad74 6e1d3b62 8ba79b98 59f741e0 82542a38 5502f25d bf55296c 3a545e38 72760ab7",
-        gy: "3617de4a 96262c6f 5d9e98bf 9292dc29 f8f41dbd 289a147c e9da3113 b5f0b8c0 0a60b1ce 1d7e819d 7a431d7c 90ea0e5f",
+        p:
+            "ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff fffffffe ffffffff 00000000 00000000 ffffffff",
+        n:
+            "ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff c7634d81 f4372ddf 581a0db2 48b0a77a ecec196a ccc52973",
+        b:
+            "b3312fa7 e23ee7e4 988e056b e3f82d19 181d9c6e fe814112 0314088f 5013875a c656398d 8a2ed19d 2a85c8ed d3ec2aef",
+        gx:
+            "aa87ca22 be8b0537 8eb1c71e f320ad74 6e1d3b62 8ba79b98 59f741e0 82542a38 5502f25d bf55296c 3a545e38 72760ab7",
+        gy:
+            "3617de4a 96262c6f 5d9e98bf 9292dc29 f8f41dbd 289a147c e9da3113 b5f0b8c0 0a60b1ce 1d7e819d 7a431d7c 90ea0e5f",
         limbCount: 6
     )
 

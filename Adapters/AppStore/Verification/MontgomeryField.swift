@@ -68,7 +68,7 @@ struct MontgomeryField: Sendable {
         // One stack buffer, plain `while` loops and no helper calls: this is where verification spends its
         // time, and unoptimised builds would otherwise pay for closures, iterators and tuple returns.
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 26) { buffer in
-            let a = buffer.baseAddress!
+            guard let a = buffer.baseAddress else { preconditionFailure("no stack buffer") }
             let b = a + 6
             let m = a + 12
             let sum = a + 18  // count + 2 limbs of running sum

@@ -45,8 +45,12 @@ package enum SHA512 {
         // The high 64 bits of the bit length: what a count of bytes shifted left by three carries out.
         let highBits = byteCount >> 61
         let lowBits = byteCount &<< 3
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: highBits >> shift)) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: lowBits >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: highBits >> shift))
+        }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: lowBits >> shift))
+        }
 
         var state = initialState
         // Unsafe buffers keep the debug build fast enough for the tests that hash a million bytes.

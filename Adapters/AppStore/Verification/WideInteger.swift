@@ -29,7 +29,9 @@ struct WideInteger: Sendable, Equatable {
 
     /// The low `count` bytes, big-endian.
     func bigEndianBytes(count: Int) -> [UInt8] {
-        (0..<count).reversed().map { position in UInt8(truncatingIfNeeded: self[position / 8] >> (UInt64(position % 8) * 8)) }
+        (0..<count).reversed().map { position in
+            UInt8(truncatingIfNeeded: self[position / 8] >> (UInt64(position % 8) * 8))
+        }
     }
 
     // The operations below spell out all six limbs rather than loop over pointers or compare tuples
