@@ -35,7 +35,7 @@ public struct AppStoreAdapter: EntitlementAdapter {
     public var allowsUnverifiedTestData: Bool
     /// The app's bundle id; when set, every transaction must carry it.
     public var bundleId: String?
-    /// Opens JWS items.
+    /// Opens JWS items: verifies them, or decodes test data.
     var signatures: any AppStoreSignatureChecking
 
     /// Creates the adapter.
@@ -44,13 +44,17 @@ public struct AppStoreAdapter: EntitlementAdapter {
     ///   - catalog: which products unlock which entitlements, with the durations of non-renewing products.
     ///   - allowsUnverifiedTestData: read `Xcode` and `LocalTesting` items (never verified).
     ///   - bundleId: the app's bundle id, which every transaction must carry.
+    ///   - rootCertificates: the DER root certificates a JWS must chain to; `nil` trusts the bundled Apple
+    ///     Root CA - G3 only (another root is for test chains).
     public init(
-        catalog: EntitlementCatalog = .identity, allowsUnverifiedTestData: Bool = false, bundleId: String? = nil
+        catalog: EntitlementCatalog = .identity, allowsUnverifiedTestData: Bool = false, bundleId: String? = nil,
+        rootCertificates: [Data]? = nil
     ) {
         self.catalog = catalog
         self.allowsUnverifiedTestData = allowsUnverifiedTestData
         self.bundleId = bundleId
-        self.signatures = SignatureCheckingUnavailable()
+        self.signatures = AppStoreJWSVerifier(
+            rootCertificates: rootCertificates ?? AppStoreJWSVerifier.appleRootCertificates)
     }
 
     /// `appstore`.
@@ -72,33 +76,5 @@ public struct AppStoreAdapter: EntitlementAdapter {
         try reader.read(document, as: shape)
         return AppStoreSnapshotMapping(catalog: catalog, document: reader.document).snapshot(
             provider: provider, at: instant)
-    }
-}
-
-/// Stands in until the verifier is part of the module: no JWS is ever verified, so every one is refused
-/// unless it is test data the caller allowed, which is only decoded (splitting a JWS and base64url-decoding
-/// its payload checks nothing and trusts nothing).
-struct SignatureCheckingUnavailable: AppStoreSignatureChecking {
-    func verifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data {
-        throw DocumentError(kind: .invalidValue, path: path, reason: "is a JWS, and this build cannot verify one yet")
-    }
-
-    func unverifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Self.base64URLDecoded(parts[1]) else {
-            throw DocumentError(
-                kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
-                reason: "is not a JWS (three base64url parts separated by dots)")
-        }
-        return payload
-    }
-
-    private static func base64URLDecoded(_ text: Substring) -> Data? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else {
-            return nil
-        }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

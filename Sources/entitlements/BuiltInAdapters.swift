@@ -21,7 +21,7 @@ func builtInAdapters(configuredBy options: StoreOptions) -> [any EntitlementAdap
         case is AppStoreAdapter:
             AppStoreAdapter(
                 catalog: options.catalog, allowsUnverifiedTestData: options.allowsUnverifiedTestData,
-                bundleId: options.bundleId)
+                bundleId: options.bundleId, rootCertificates: options.rootCertificates)
         default:
             adapter
         }

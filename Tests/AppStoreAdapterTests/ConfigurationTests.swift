@@ -108,8 +108,8 @@ struct ConfigurationTests {
         #expect(snapshot.activeEntitlementIds == ["maps", "pro"])
     }
 
-    @Test("a JWS is refused while this build cannot verify it: nothing unverified is trusted")
-    func jwsWithoutVerifier() throws {
+    @Test("a JWS that does not verify is refused where it stands: nothing unverified is trusted")
+    func jwsThatDoesNotVerify() throws {
         let document = D.data(.array([.string("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln")]))
         let error = #expect(throws: DocumentError.self) {
             try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(from: document, at: D.instant)
@@ -133,6 +133,30 @@ struct ConfigurationTests {
         #expect(throws: DocumentError.self) {
             try AppStoreAdapter(allowsUnverifiedTestData: true).snapshot(from: signed, at: D.instant)
         }
+    }
+
+    @Test("signed documents verify against their root: the snapshot is verified only when every item was")
+    func signedDocumentsVerify() throws {
+        let folder = try #require(FixtureCatalog.directory(provider: .appStore)).appendingPathComponent("signed")
+        let root = try Data(contentsOf: folder.appendingPathComponent("test-root.der"))
+        let adapter = AppStoreAdapter(bundleId: "com.acme.trails", rootCertificates: [root])
+        for name in ["statuses.json", "transactions.json"] {
+            let document = try Data(contentsOf: folder.appendingPathComponent(name))
+            let snapshot = try adapter.snapshot(from: document, at: D.instant)
+            #expect(snapshot.verification == .verified, "\(name)")
+            // The bundled Apple root alone does not trust the test PKI.
+            #expect(throws: DocumentError.self, "\(name)") {
+                try AppStoreAdapter(bundleId: "com.acme.trails").snapshot(from: document, at: D.instant)
+            }
+        }
+        let mixed = try adapter.snapshot(
+            from: try Data(contentsOf: folder.appendingPathComponent("mixed.json")), at: D.instant)
+        #expect(mixed.verification == .notRequested)
+        let tampered = #expect(throws: DocumentError.self) {
+            try adapter.snapshot(
+                from: try Data(contentsOf: folder.appendingPathComponent("tampered.json")), at: D.instant)
+        }
+        #expect(tampered?.reason.contains("does not verify") == true)
     }
 
     @Test("a string that is not a JWS is refused where it stands", arguments: ["a.b", "a..c", "a.b+c.d", "a.!!.c"])

@@ -71,6 +71,22 @@ struct EndToEndStoreTests {
         #expect(invalid.stdout.isEmpty)
     }
 
+    @Test func aSignedDocumentIsVerifiedAgainstTheRootGivenAndRefusedWithoutIt() async throws {
+        let signed = ["--from", "appstore", "--bundle-id", "com.acme.trails"] + Self.at
+        let verified = try await Tool.run(
+            ["convert", "--root-certificate", Self.fixture("signed/test-root.pem")] + signed
+                + [Self.fixture("signed/statuses.json")])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stdout.contains(#""verification": "verified""#))
+        let refused = try await Tool.run(["convert"] + signed + [Self.fixture("signed/statuses.json")])
+        #expect(refused.status == 65)
+        #expect(refused.stdout.isEmpty)
+        #expect(
+            refused.stderrLines == [
+                "error: \(Self.fixture("signed/statuses.json")): data[0].lastTransactions[0].signedTransactionInfo: is a JWS that does not verify: x5c[1] is not signed by a configured root certificate"
+            ])
+    }
+
     @Test func rootCertificatesAreReadAsDEROrPEMAndAnythingElseIsRefused() async throws {
         let document = Self.fixture("consumables-only.json")
         for root in ["test-root.der", "test-root.pem"] {

@@ -13,8 +13,7 @@ struct StoreOptions {
     /// `--bundle-id`.
     var bundleId: String?
     /// `--root-certificate`: the DER trust anchors replacing the bundled Apple Root CA - G3; `nil` keeps it.
-    /// Read and checked now; handed to the App Store adapter with its JWS verifier, which this build does not
-    /// have yet (until then every JWS is refused, whatever the roots).
+    /// Read and checked now; handed to the App Store adapter's JWS verifier.
     var rootCertificates: [Data]?
 
     static let catalogOption = CommandDefinition.Option(

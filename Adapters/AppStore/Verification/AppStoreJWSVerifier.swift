@@ -1,0 +1,169 @@
+import EntitlementKit
+import Foundation
+
+/// Verifies App Store JWS (StoreKit 2 transactions and renewal infos, App Store Server API responses) as
+/// Apple's own server library does, in pure Swift: header `alg` ES256 and an `x5c` of exactly three
+/// certificates; the leaf signed by `x5c[1]`, and `x5c[1]` by a **configured** root (`x5c[2]` is never
+/// trusted, whatever it holds); Apple's marker extensions on the leaf and the intermediate; every
+/// certificate valid at the payload's `signedDate`; the ES256 signature over `header.payload`.
+///
+/// Not checked, because it cannot be offline: revocation (OCSP, CRLs). The check is at `signedDate`, not
+/// now: Apple's leaf certificates expire while the transactions they signed stay valid records.
+/// Everything it handles is public (the JWS, Apple's certificates): no secret reaches this code, so none
+/// of it needs to be constant-time.
+public struct AppStoreJWSVerifier: Sendable {
+    /// A payload that verified.
+    public struct VerifiedJWS: Sendable, Hashable {
+        /// The payload's JSON bytes.
+        public var payload: Data
+        /// The payload's `signedDate`.
+        public var signedDate: Date
+    }
+
+    private let roots: [X509Certificate]
+
+    /// A verifier trusting `rootCertificates` (DER), by default the bundled Apple Root CA - G3. A
+    /// certificate that does not read is not trusted.
+    public init(rootCertificates: [Data] = AppStoreJWSVerifier.appleRootCertificates) {
+        roots = rootCertificates.compactMap { try? X509Certificate(der: Array($0)) }
+    }
+
+    /// Apple Root CA - G3, bundled with the module.
+    public static var appleRootCertificates: [Data] {
+        guard let url = Bundle.module.url(forResource: "AppleRootCA-G3", withExtension: "cer"),
+            let data = try? Data(contentsOf: url)
+        else { return [] }
+        return [data]
+    }
+
+    /// The DER certificates in `data`: one DER certificate, or PEM text of `CERTIFICATE` blocks.
+    public static func certificates(fromPEMOrDER data: Data) throws(DocumentError) -> [Data] {
+        let path = JSONPath.root
+        guard let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN ") else {
+            guard (try? X509Certificate(der: Array(data))) != nil else {
+                throw DocumentError(kind: .invalidValue, path: path, reason: "is not a DER certificate")
+            }
+            return [data]
+        }
+        var blocks: [Data] = []
+        var body: String?
+        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line == "-----BEGIN CERTIFICATE-----", body == nil {
+                body = ""
+            } else if line == "-----END CERTIFICATE-----", let base64 = body {
+                guard let der = Data(base64Encoded: base64), (try? X509Certificate(der: Array(der))) != nil else {
+                    throw DocumentError(
+                        kind: .invalidValue, path: path, reason: "holds a PEM block that is not a certificate")
+                }
+                blocks.append(der)
+                body = nil
+            } else if line.hasPrefix("-----") {
+                throw DocumentError(
+                    kind: .invalidValue, path: path, reason: "holds a PEM block that is not a CERTIFICATE")
+            } else if body != nil {
+                body? += line
+            }
+        }
+        guard body == nil, !blocks.isEmpty else {
+            throw DocumentError(kind: .invalidValue, path: path, reason: "holds no complete PEM CERTIFICATE block")
+        }
+        return blocks
+    }
+
+    /// `jws` verified; any failure is a located error at `path` naming what failed.
+    public func verify(_ jws: String, path: JSONPath) throws(DocumentError) -> VerifiedJWS {
+        func refuse(_ reason: String) -> DocumentError {
+            DocumentError(kind: .invalidValue, path: path, reason: "is a JWS that does not verify: " + reason)
+        }
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
+            let payloadBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2])
+        else {
+            throw DocumentError(
+                kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
+                reason: "is not a JWS (three base64url parts separated by dots)")
+        }
+        guard case .object(let header)? = try? JSONValue.parse(Data(headerBytes)) else {
+            throw refuse("its header is not a JSON object")
+        }
+        guard case .string("ES256")? = header["alg"] else { throw refuse("its algorithm is not ES256") }
+        guard case .array(let chain)? = header["x5c"] else { throw refuse("its header has no x5c certificate chain") }
+        guard chain.count == 3 else { throw refuse("its x5c holds \(chain.count) certificates, not 3") }
+        var certificates: [X509Certificate] = []
+        for (index, element) in chain.prefix(2).enumerated() {
+            guard case .string(let base64) = element, let der = Data(base64Encoded: base64) else {
+                throw refuse("x5c[\(index)] is not a base64 certificate")
+            }
+            do {
+                certificates.append(try X509Certificate(der: Array(der)))
+            } catch {
+                throw refuse("x5c[\(index)] is not a certificate this verifier reads: \(error)")
+            }
+        }
+        let (leaf, intermediate) = (certificates[0], certificates[1])
+        guard case .object(let payload)? = try? JSONValue.parse(Data(payloadBytes)) else {
+            throw refuse("its payload is not a JSON object")
+        }
+        guard let signedDate = Self.signedDate(payload["signedDate"]) else {
+            throw refuse("its payload has no signedDate (milliseconds since 1970)")
+        }
+
+        guard intermediate.extensionIds.contains(VerificationOID.appleWWDRIntermediate) else {
+            throw refuse("x5c[1] lacks Apple's intermediate marker \(VerificationOID.appleWWDRIntermediate)")
+        }
+        guard leaf.extensionIds.contains(VerificationOID.appleReceiptSigning) else {
+            throw refuse("x5c[0] lacks Apple's receipt-signing marker \(VerificationOID.appleReceiptSigning)")
+        }
+        guard intermediate.isCertificateAuthority, intermediate.mayCertifyKeys != false else {
+            throw refuse("x5c[1] is not a certificate authority")
+        }
+        guard leaf.issuer == intermediate.subject, leaf.isSigned(by: intermediate.publicKey) else {
+            throw refuse("x5c[0] is not signed by x5c[1]")
+        }
+        let root = roots.first { root in
+            root.subject == intermediate.issuer && intermediate.isSigned(by: root.publicKey)
+        }
+        guard let root else { throw refuse("x5c[1] is not signed by a configured root certificate") }
+        let instant = RFC3339.string(from: signedDate)
+        for (name, certificate) in [("x5c[0]", leaf), ("x5c[1]", intermediate), ("the root", root)]
+        where !certificate.isValid(at: signedDate) {
+            throw refuse("\(name) is not valid at its signedDate \(instant)")
+        }
+        guard leaf.publicKey.curve == .p256 else { throw refuse("x5c[0]'s key is not a P-256 key (ES256)") }
+        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        guard leaf.publicKey.isValidSignature(rawRepresentation: signature, digest: SHA256.digest(of: signingInput))
+        else { throw refuse("the signature does not match x5c[0]'s key") }
+        return VerifiedJWS(payload: Data(payloadBytes), signedDate: signedDate)
+    }
+
+    /// The payload of `jws`, decoded and not checked (StoreKit test data, which Apple does not sign).
+    public func decodeUnverified(_ jws: String, path: JSONPath) throws(DocumentError) -> Data {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), !payload.isEmpty else {
+            throw DocumentError(
+                kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
+                reason: "is not a JWS (three base64url parts separated by dots)")
+        }
+        return Data(payload)
+    }
+
+    /// `signedDate` in milliseconds since 1970: an integer, or a number with a fraction (Xcode's).
+    private static func signedDate(_ value: JSONValue?) -> Date? {
+        switch value {
+        case .integer(let milliseconds)?: return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        case .double(let milliseconds)? where milliseconds.isFinite:
+            return Date(timeIntervalSince1970: milliseconds / 1000)
+        default: return nil
+        }
+    }
+}
+
+extension AppStoreJWSVerifier: AppStoreSignatureChecking {
+    func verifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data {
+        try verify(jws, path: path).payload
+    }
+
+    func unverifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data {
+        try decodeUnverified(jws, path: path)
+    }
+}
