@@ -115,6 +115,7 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
+                "EntitlementKitAppStore",
             ],
             exclude: ["python"]
         ),

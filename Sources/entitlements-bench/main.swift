@@ -13,6 +13,8 @@ do {
         // Only the warm check, on the first record of a kept corpus (for profiling the client).
         let snapshot = try ChildRun.firstSnapshot(path: arguments[1])
         try await WarmCheck.report(snapshot: snapshot, iterations: Int(arguments[2]) ?? 100_000)
+    case "--ecdsa":
+        ECDSABench.report()
     case "--help", "-h":
         print(Options.usage)
     default:

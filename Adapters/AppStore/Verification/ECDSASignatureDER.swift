@@ -2,9 +2,9 @@
 /// read strictly. A BER variant (long or indefinite lengths where short ones fit, leading zero bytes,
 /// negative integers, trailing bytes) is refused: each signature has one encoding, so a signature cannot be
 /// altered into another that still verifies.
-enum ECDSASignatureDER {
+package enum ECDSASignatureDER {
     /// The big-endian magnitudes of r and s, or nil when `bytes` are not exactly such a DER signature.
-    static func integers(of bytes: [UInt8]) -> (r: ArraySlice<UInt8>, s: ArraySlice<UInt8>)? {
+    package static func integers(of bytes: [UInt8]) -> (r: ArraySlice<UInt8>, s: ArraySlice<UInt8>)? {
         var outer = bytes[...]
         guard let sequence = element(tagged: 0x30, from: &outer), outer.isEmpty else { return nil }
         var inner = sequence
