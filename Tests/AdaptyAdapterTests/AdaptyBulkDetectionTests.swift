@@ -11,7 +11,7 @@ import Testing
 /// document gets the same answer from the fast path as from the general one, detected or named — and
 /// RevenueCat's and Qonversion's fast readers still answer when the format is detected (Adapty's key test
 /// must not force them off).
-@Suite("Adapty in the bulk decoder", .timeLimit(.minutes(3)))
+@Suite("Adapty in the bulk decoder", .timeLimit(.minutes(5)))
 struct AdaptyBulkDetectionTests {
     private static let now = instant("2025-06-01T12:00:00Z")
     private static let adapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter()]

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementKitAdapty
 
 /// `cancellation_reason` → the unified reason, value by value (adapty-mapping.md's table).
-@Suite("Adapty cancellation reasons", .timeLimit(.minutes(1)))
+@Suite("Adapty cancellation reasons", .timeLimit(.minutes(5)))
 struct AdaptyCancellationReasonTests {
     @Test func everyValueMaps() {
         let table: [(String?, String?)] = [

@@ -16,7 +16,7 @@ func adaptyModuleExample(profileBody: Data, unlockPremium: () -> Void) throws {
     // end doc-example
 }
 
-@Suite("Adapty documentation examples", .timeLimit(.minutes(1)))
+@Suite("Adapty documentation examples", .timeLimit(.minutes(5)))
 struct AdaptyDocumentationExampleTests {
     @Test func theModuleExampleReadsAProfile() throws {
         let body = Data(

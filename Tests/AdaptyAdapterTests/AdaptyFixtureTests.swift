@@ -5,7 +5,7 @@ import Testing
 
 /// Every `Fixtures/adapty` pair, through the shared harness: the snapshot must match the hand-written
 /// expectation field by field, and malformed documents must fail with the stated kind and path.
-@Suite("Adapty fixtures", .timeLimit(.minutes(2)))
+@Suite("Adapty fixtures", .timeLimit(.minutes(5)))
 struct AdaptyFixtureTests {
     static let scenarios = (try? FixtureCatalog.scenarios(provider: AdaptyAdapter().provider)) ?? []
 

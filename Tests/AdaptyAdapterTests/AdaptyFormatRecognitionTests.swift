@@ -5,7 +5,7 @@ import Testing
 
 /// Detection by keys: the four shapes are claimed; Qonversion's boolean `success`, its launch result
 /// and lists, RevenueCat's `subscriber` and unified snapshots are not.
-@Suite("Adapty format recognition", .timeLimit(.minutes(1)))
+@Suite("Adapty format recognition", .timeLimit(.minutes(5)))
 struct AdaptyFormatRecognitionTests {
     private func recognizes(_ json: String) throws -> Bool {
         AdaptyAdapter().recognizes(try JSONValue.parse(Data(json.utf8)))

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// One test per mapping rule of adapty-mapping.md that a fixture alone would not pin down.
-@Suite("Adapty mapping rules", .timeLimit(.minutes(1)))
+@Suite("Adapty mapping rules", .timeLimit(.minutes(5)))
 struct AdaptyMappingRuleTests {
     @Test func accessNeedsTheFlagAndTheDate() throws {
         let active = try adaptySnapshot(bridgeProfile(level: premiumLevel()))

@@ -22,7 +22,7 @@ let peerReplayCasesFolder = ProcessInfo.processInfo.environment["ADAPTY_PEER_REP
 /// Every assertion must hold except the ones in ``documentedDifferences``, each explained in the
 /// AdaptyMapping article; a difference that goes away, or a new one, fails the test.
 @Suite(
-    "Adapty peer replay", .timeLimit(.minutes(2)),
+    "Adapty peer replay", .timeLimit(.minutes(5)),
     .enabled(if: peerReplayCasesFolder != nil, "set ADAPTY_PEER_REPLAY_CASES to the cases folder"))
 struct AdaptyPeerReplayTests {
 

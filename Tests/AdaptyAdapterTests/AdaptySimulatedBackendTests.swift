@@ -6,7 +6,7 @@ import Testing
 
 /// The simulated backend answering as Adapty: every bundled story holds, the wire document is Adapty's
 /// SDK backend envelope, and anonymous ids have Adapty's form (a lower-case UUID, the device's profile id).
-@Suite("Simulated Adapty backend", .timeLimit(.minutes(3)))
+@Suite("Simulated Adapty backend", .timeLimit(.minutes(5)))
 struct AdaptySimulatedBackendTests {
     static let adapty = AdaptyAdapter().provider
     static let files: [URL] = (try? BundledScenarios.files()) ?? []

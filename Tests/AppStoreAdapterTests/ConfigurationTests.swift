@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// What the adapter's configuration changes: test data, the bundle id, the catalog.
-@Suite("App Store adapter configuration", .timeLimit(.minutes(1)))
+@Suite("App Store adapter configuration", .timeLimit(.minutes(5)))
 struct ConfigurationTests {
     typealias D = TestDocuments
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `recognizes` claims only shapes no other format has; `snapshot` (the format named) reads the rest.
-@Suite("App Store format detection", .timeLimit(.minutes(1)))
+@Suite("App Store format detection", .timeLimit(.minutes(5)))
 struct DetectionTests {
     typealias D = TestDocuments
     let adapter = AppStoreAdapter()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Reading rules that no fixture isolates: dates, duplicates, the snapshot's clock and verification.
-@Suite("App Store document reading", .timeLimit(.minutes(1)))
+@Suite("App Store document reading", .timeLimit(.minutes(5)))
 struct DocumentReadingTests {
     typealias D = TestDocuments
     let adapter = AppStoreAdapter()
@@ -139,7 +139,7 @@ struct DocumentReadingTests {
     }
 }
 
-@Suite("App Store renewal infos sent with StoreKit transactions", .timeLimit(.minutes(1)))
+@Suite("App Store renewal infos sent with StoreKit transactions", .timeLimit(.minutes(5)))
 struct LooseRenewalInfoTests {
     typealias D = TestDocuments
     let product = "com.acme.trails.pro.monthly"

@@ -7,7 +7,7 @@ import Testing
 /// Every `Fixtures/appstore` scenario through the shared verifier, mapped with its own catalog
 /// (`<name>.catalog.json`, else none) and the fixtures' bundle id: the snapshot must equal the
 /// hand-written expectation field by field, or fail with exactly the expected kind and path.
-@Suite("App Store fixtures", .timeLimit(.minutes(2)))
+@Suite("App Store fixtures", .timeLimit(.minutes(5)))
 struct FixtureScenarioTests {
     /// Every fixture transaction is for this app (Fixtures/README.md).
     static let bundleId = "com.acme.trails"

@@ -4,7 +4,7 @@ import Testing
 @testable import EntitlementKitAppStore
 
 /// The readers under the verifier take hostile bytes: strict DER and strict base64url.
-@Suite(.timeLimit(.minutes(1))) struct DERAndBase64URLTests {
+@Suite(.timeLimit(.minutes(5))) struct DERAndBase64URLTests {
     static func element(_ bytes: [UInt8]) -> Result<DERElement, DERError> {
         var reader = DERReader(bytes)
         return Result { () throws(DERError) in try reader.read() }

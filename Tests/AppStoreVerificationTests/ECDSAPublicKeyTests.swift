@@ -4,7 +4,7 @@ import Testing
 
 /// The rules of `ECDSAPublicKey` one by one, on the deterministic signatures of RFC 6979 (A.2.5 and A.2.6,
 /// message "sample"): the keys it accepts, the signature forms, and each refusal.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ECDSAPublicKeyTests {
     struct Sample {
         let curve: ECDSACurve

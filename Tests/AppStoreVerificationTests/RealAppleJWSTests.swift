@@ -7,7 +7,7 @@ import Testing
 /// root for its mock data) at their `signedDate`; one changed byte fails each. Apple's and third
 /// parties' material is not committed here: the test runs when `APPSTORE_REAL_JWS_DIR` names a folder of
 /// `*.jws` files (optionally with `apple-lib_testCA.der`, the root of the `*testCA*` ones).
-@Suite(.timeLimit(.minutes(2))) struct RealAppleJWSTests {
+@Suite(.timeLimit(.minutes(5))) struct RealAppleJWSTests {
     static let folder = ProcessInfo.processInfo.environment["APPSTORE_REAL_JWS_DIR"].map {
         URL(fileURLWithPath: $0)
     }

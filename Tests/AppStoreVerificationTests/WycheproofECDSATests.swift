@@ -6,7 +6,7 @@ import Testing
 /// Every vector of the vendored Wycheproof ECDSA files (see Wycheproof/README.md) must get its verdict:
 /// "valid" verifies, "invalid" does not — malformed DER, out-of-range r and s, edge cases of the
 /// arithmetic (Shamir sums through infinity, x-coordinates above n, extreme intermediate values).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct WycheproofECDSATests {
     struct VectorFile: Decodable {
         let numberOfTests: Int

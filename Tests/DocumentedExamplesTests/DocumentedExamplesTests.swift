@@ -13,7 +13,7 @@ import Testing
 ///   compares the two exactly); here its code lines must appear in the file in order.
 /// - `<!-- doc-example: not compiled (reason) -->`: a fragment of another file, such as `Package.swift`
 ///   lines (the README's are resolved in a real package by `ReadmeTests`).
-@Suite("Documented examples compile", .timeLimit(.minutes(1)))
+@Suite("Documented examples compile", .timeLimit(.minutes(5)))
 struct DocumentedExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

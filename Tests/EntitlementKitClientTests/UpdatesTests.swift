@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client updates stream", .timeLimit(.minutes(1)))
+@Suite("Client updates stream", .timeLimit(.minutes(5)))
 struct UpdatesTests {
     @Test("yields the first answer, then only answers that differ, ignoring requestDate and evaluatedAt")
     func yieldsOnChangeOnly() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `ControllableClock`'s documented example, run as written (it once passed an optional `ISODuration`).
-@Suite("ControllableClock's documented example", .timeLimit(.minutes(1)))
+@Suite("ControllableClock's documented example", .timeLimit(.minutes(5)))
 struct ControllableClockExampleTests {
     @Test func theExampleTurnsTheWallClockBackWithoutMovingElapsedTime() async throws {
         let backend = SimulatedBackend(

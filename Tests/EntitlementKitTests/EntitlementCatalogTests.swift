@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("EntitlementCatalog: products → entitlements for the stores", .timeLimit(.minutes(1)))
+@Suite("EntitlementCatalog: products → entitlements for the stores", .timeLimit(.minutes(5)))
 struct EntitlementCatalogTests {
     static func read(_ text: String) throws(DocumentError) -> EntitlementCatalog {
         try EntitlementCatalog(json: Data(text.utf8))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Schema 2 is written; schema 1 documents (old cache files, golden files, exports) still read.
-@Suite("Unified schema versions", .timeLimit(.minutes(1)))
+@Suite("Unified schema versions", .timeLimit(.minutes(5)))
 struct SchemaVersionTests {
     /// A schema 1 snapshot as wave 2 wrote it: no `verification`, no cancellation reason.
     static let versionOne = #"""

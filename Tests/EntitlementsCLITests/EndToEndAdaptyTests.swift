@@ -5,7 +5,7 @@ import Testing
 /// The tool with Adapty documents: `--from adapty` and detection for the four shapes, refusals that name
 /// the mix-up, and `diff`, `parity` and `migrate` between Adapty and RevenueCat exports of the same
 /// customers (written here by hand).
-@Suite("entitlements with Adapty documents", .timeLimit(.minutes(3)))
+@Suite("entitlements with Adapty documents", .timeLimit(.minutes(5)))
 struct EndToEndAdaptyTests {
     typealias Tool = EntitlementsTool
 

@@ -5,7 +5,7 @@ import Testing
 
 /// What a first hour with the tool showed (issue #17): an empty export passing the cut-over gate, a
 /// pasted document echoed whole in an error, near-miss names with no suggestion, a folder of stories refused.
-@Suite("entitlements: the cut-over gate and the first hour", .timeLimit(.minutes(2)))
+@Suite("entitlements: the cut-over gate and the first hour", .timeLimit(.minutes(5)))
 struct EndToEndCutOverGateTests {
     typealias Tool = EntitlementsTool
 

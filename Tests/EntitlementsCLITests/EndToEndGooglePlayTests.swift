@@ -4,7 +4,7 @@ import Testing
 
 /// `--from googleplay` end to end: the built tool reads Play responses and listings, with and without a
 /// catalog, detects them without `--from`, and refuses what the adapter refuses.
-@Suite("entitlements with Google Play documents", .timeLimit(.minutes(3)))
+@Suite("entitlements with Google Play documents", .timeLimit(.minutes(5)))
 struct EndToEndGooglePlayTests {
     typealias Tool = EntitlementsTool
 

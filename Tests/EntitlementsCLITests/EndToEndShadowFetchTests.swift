@@ -4,7 +4,7 @@ import Testing
 
 /// `entitlements fetch --shadow` (swap.md, "The CLI"): two loopback backends with planted differences,
 /// failures and delays, the tool run as a user would.
-@Suite(.timeLimit(.minutes(2))) struct EndToEndShadowFetchTests {
+@Suite(.timeLimit(.minutes(5))) struct EndToEndShadowFetchTests {
     static let revenueCatKey = "appl_SHADOW-UNIQUE-KEY-77a1"
     static let qonversionKey = "PV77SHADOW-UNIQUE-KEY-77a1"
     static let instant = "2025-06-15T00:00:00Z"

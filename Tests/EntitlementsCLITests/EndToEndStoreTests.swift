@@ -4,7 +4,7 @@ import Testing
 
 /// The App Store through the built tool: `--from appstore` and detection, the store options on every
 /// command that reads documents, and `parity` between a RevenueCat export and App Store statuses.
-@Suite("entitlements with App Store documents", .timeLimit(.minutes(3)))
+@Suite("entitlements with App Store documents", .timeLimit(.minutes(5)))
 struct EndToEndStoreTests {
     typealias Tool = EntitlementsTool
 

@@ -12,7 +12,7 @@ import Testing
 /// With every format the tool reads in the bulk decoder — the stores' adapters have no fast reader — a
 /// detected record of a vendor still takes its fast reader, and the fast path still answers exactly as the
 /// general one on every fixture and malformed document, detected or named.
-@Suite(.timeLimit(.minutes(3))) struct EveryFormatDetectionTests {
+@Suite(.timeLimit(.minutes(5))) struct EveryFormatDetectionTests {
     private static let now = Date(timeIntervalSince1970: 1_749_988_800)  // 2025-06-15T12:00:00Z
     private static let vendors: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter()]
     private static let everyFormat: [any EntitlementAdapter] =

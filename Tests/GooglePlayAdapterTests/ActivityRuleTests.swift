@@ -6,7 +6,7 @@ import Testing
 /// `isActive`: a line item grants while its purchase is active, in grace period or canceled **and** the
 /// instant is at or before its `expiryTime`; every other state grants nothing; a one-time product grants
 /// while purchased, not consumed and not fully refunded.
-@Suite("Google Play access rule", .timeLimit(.minutes(1)))
+@Suite("Google Play access rule", .timeLimit(.minutes(5)))
 struct ActivityRuleTests {
     @Test(
         "the granting states grant until the expiry, inclusive",

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Products → entitlements through the catalog.
-@Suite("Google Play with a catalog", .timeLimit(.minutes(1)))
+@Suite("Google Play with a catalog", .timeLimit(.minutes(5)))
 struct CatalogTests {
     @Test("without a catalog every product is its own entitlement")
     func identity() throws {

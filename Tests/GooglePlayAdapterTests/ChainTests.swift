@@ -5,7 +5,7 @@ import Testing
 
 /// Purchases chained by `linkedPurchaseToken` share the first token as their original transaction id, and
 /// the latest by `startTime` decides.
-@Suite("Google Play purchase chains", .timeLimit(.minutes(1)))
+@Suite("Google Play purchase chains", .timeLimit(.minutes(5)))
 struct ChainTests {
     @Test("every purchase of a chain carries the first token as its original transaction id")
     func firstTokenIsOriginal() throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Which documents the adapter claims, and that it never claims another backend's.
-@Suite("Google Play document forms", .timeLimit(.minutes(1)))
+@Suite("Google Play document forms", .timeLimit(.minutes(5)))
 struct DocumentFormTests {
     let adapter = GooglePlayAdapter()
 

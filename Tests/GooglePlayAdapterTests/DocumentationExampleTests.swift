@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// The module article's example, verbatim between the markers, run on a real catalog and listing.
-@Suite("Google Play documentation example", .timeLimit(.minutes(1)))
+@Suite("Google Play documentation example", .timeLimit(.minutes(5)))
 struct DocumentationExampleTests {
     func moduleExample(catalogData: Data, listingData: Data, unlockPro: () -> Void) throws {
         // doc-example: Adapters/GooglePlay/EntitlementKitGooglePlay.docc/EntitlementKitGooglePlay.md

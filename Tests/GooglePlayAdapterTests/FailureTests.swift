@@ -5,7 +5,7 @@ import Testing
 
 /// Fail closed: a wrong type where a value is read, an unreadable timestamp, a granting item without an
 /// expiry — a located error for the whole document, never a partial snapshot.
-@Suite("Google Play failures", .timeLimit(.minutes(1)))
+@Suite("Google Play failures", .timeLimit(.minutes(5)))
 struct FailureTests {
     private func expectFailure(
         _ document: [String: Any], _ kind: DocumentError.Kind, at path: String,

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The field table of store-direct.md, one rule per test.
-@Suite("Google Play field mapping", .timeLimit(.minutes(1)))
+@Suite("Google Play field mapping", .timeLimit(.minutes(5)))
 struct FieldMappingTests {
     private func entitlement(_ document: [String: Any]) throws -> Entitlement {
         let snapshot = try playSnapshot(document)

@@ -7,7 +7,7 @@ import Testing
 /// Every `Fixtures/googleplay` pair through the shared verifier, mapped with the folder's `catalog.json`:
 /// the adapter's snapshot must equal the hand-written expectation field by field, or fail with exactly the
 /// expected kind and path.
-@Suite("Google Play fixtures", .timeLimit(.minutes(2)))
+@Suite("Google Play fixtures", .timeLimit(.minutes(5)))
 struct GooglePlayFixtureTests {
     static let scenarios: [FixtureScenario] = (try? FixtureCatalog.scenarios(provider: .googlePlay)) ?? []
 

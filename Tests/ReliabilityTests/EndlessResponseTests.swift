@@ -42,7 +42,7 @@ import Testing
 
     // One provider each way (no `Content-Length`; chunks without a last one): both go through the same
     // transport, and every cut-off is a task cancelled mid-body, which URLSession on Linux handles slowly.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func revenueCatRefusesABodyWithoutLengthThatNeverEnds() async throws {
         let (error, requests) = try await Self.refusal(
             .endless(status: 200, prefix: Self.revenueCatStart, chunked: false)
@@ -57,7 +57,7 @@ import Testing
         #expect(requests.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func qonversionRefusesChunksThatNeverEnd() async throws {
         let (error, requests) = try await Self.refusal(
             .endless(status: 200, prefix: Self.qonversionStart, chunked: true)

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("MigratingProvider: shadow mode and cut-over (swap.md)", .timeLimit(.minutes(1)))
+@Suite("MigratingProvider: shadow mode and cut-over (swap.md)", .timeLimit(.minutes(5)))
 struct MigratingProviderTests {
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
     static let later = now.addingTimeInterval(86_400 * 30)

@@ -51,7 +51,7 @@ func readyToCutOver(_ migration: MigratingProvider) async -> Bool {
 // end doc-example
 
 /// The article's example, run over two scripted backends and a real cache folder.
-@Suite("The migration article's example", .timeLimit(.minutes(1)))
+@Suite("The migration article's example", .timeLimit(.minutes(5)))
 struct MigrationArticleExampleTests {
     @Test func eachStageServesTheBackendTheArticleSays() async throws {
         let now = Date()
