@@ -7,6 +7,7 @@
 /// let valid = key.isValidSignature(rawRepresentation: signature, digest: sha256OfSignedBytes)
 /// ```
 public struct ECDSAPublicKey: Sendable {
+    /// The curve the key lies on.
     public let curve: ECDSACurve
     private let point: AffinePoint
     /// G + Q, computed once per key so each verification adds it instead of building it; nil for infinity.
