@@ -7,6 +7,7 @@
 /// let valid = key.isValidSignature(rawRepresentation: signature, digest: sha256OfSignedBytes)
 /// ```
 public struct ECDSAPublicKey: Sendable {
+    /// The curve the key lies on.
     public let curve: ECDSACurve
     private let point: AffinePoint
     /// G + Q, computed once per key so each verification adds it instead of building it; nil for infinity.
@@ -77,10 +78,15 @@ public struct ECDSAPublicKey: Sendable {
         let u1 = order.leave(order.multiply(order.enter(e), w))
         let u2 = order.leave(order.multiply(order.enter(r), w))
         let sum = parameters.linearCombination(u1, u2, q: point, generatorPlusQ: generatorPlusPoint)
-        guard let affine = parameters.affine(sum) else { return false }
-        // x mod n: x < p < 2n on both curves.
-        var x = parameters.field.leave(affine.x)
-        if !(x < order.modulus) { x.subtract(order.modulus) }
-        return x == r
+        if sum.isInfinity { return false }
+        // x mod n = r, where x = X/Z² is below p < 2n: x is r or r + n. Comparing X with r·Z² (and (r + n)·Z²
+        // when that is below p) needs no field inversion. Montgomery forms are fully reduced, so equal
+        // values compare equal.
+        let field = parameters.field
+        let zSquared = field.square(sum.z)
+        if field.multiply(field.enter(r), zSquared) == sum.x { return true }
+        var rPlusN = r
+        guard !rPlusN.add(order.modulus), rPlusN < field.modulus else { return false }
+        return field.multiply(field.enter(rPlusN), zSquared) == sum.x
     }
 }

@@ -75,7 +75,15 @@ struct MontgomeryField: Sendable {
             left.store(into: a)
             right.store(into: b)
             modulus.store(into: m)
-            sum.initialize(repeating: 0, count: 8)
+            // Eight stores, not `initialize(repeating:count:)`: an unoptimised build calls memset for that.
+            sum[0] = 0
+            sum[1] = 0
+            sum[2] = 0
+            sum[3] = 0
+            sum[4] = 0
+            sum[5] = 0
+            sum[6] = 0
+            sum[7] = 0
             var index = 0
             while index < count {
                 // sum += a · b[index]
