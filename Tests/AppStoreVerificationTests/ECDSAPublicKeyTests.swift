@@ -90,6 +90,17 @@ struct ECDSAPublicKeyTests {
         return result
     }
 
+    /// ECDSA keeps the leftmost bits of a digest, as many as n has: what follows them does not count (a
+    /// SHA-512 digest on P-256), and a shorter digest is taken whole.
+    @Test(arguments: samples)
+    func aDigestIsCutToTheBitLengthOfN(sample: Sample) throws {
+        let key = try ECDSAPublicKey(curve: sample.curve, x963Representation: sample.key)
+        let longer = sample.digest + [UInt8](repeating: 0xa5, count: 16)
+        #expect(key.isValidSignature(r: sample.r, s: sample.s, digest: longer))
+        #expect(!key.isValidSignature(r: sample.r, s: sample.s, digest: Array(sample.digest.dropLast())))
+        #expect(!key.isValidSignature(r: sample.r, s: sample.s, digest: [0xa5] + sample.digest))
+    }
+
     @Test(arguments: samples)
     func rAndSOutsideOneToNMinusOneAreRefused(sample: Sample) throws {
         let key = try ECDSAPublicKey(curve: sample.curve, x963Representation: sample.key)
