@@ -135,9 +135,23 @@ struct SimulatedBackendTests {
             Issue.record("bob's purchase on alice's receipt was accepted")
         } catch {
             #expect(error.code == .receiptInUseByOtherUser)
+            // As the live RevenueCat provider reads it (RevenueCatErrorBody.receiptInUseCode).
+            #expect(error.vendorCode == (flavour == .revenueCat ? "7102" : nil))
         }
         #expect(try await backend.lookup("alice").activeEntitlementIds.sorted() == ["premium", "pro"])
         #expect(try await backend.lookup("bob").activeEntitlementIds.isEmpty)
+    }
+
+    @Test(arguments: ProviderID.backends)
+    func idsThatOnlyLookAlikeAreTwoCustomers(flavour: ProviderID) async throws {
+        let backend = Self.backend(flavour)
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)  // Swift's String equality; the backend must not use it
+        _ = try await backend.provider().reportPurchase(Self.buy("monthly", account: "apple-1"), for: precomposed)
+        #expect(try await backend.lookup(precomposed).activeEntitlementIds == ["premium"])
+        #expect(try await backend.lookup(decomposed).activeEntitlementIds.isEmpty)
+        #expect(await backend.aliases(of: decomposed).map { Array($0.utf8) } == [Array(decomposed.utf8)])
     }
 
     @Test(arguments: ProviderID.backends)

@@ -80,4 +80,13 @@ struct AppUserIdCheckTests {
         let check = AppUserIdCheck(" a/" + String(repeating: "b", count: 100))
         #expect(check.findings.map(\.isBlocking) == [true, true, false])
     }
+
+    @Test func aSlashIsFoundByItsByteEvenUnderACombiningMark() {
+        // "/" followed by U+0301 is one Character that is not "/": only the bytes show the slash.
+        for id in ["a/b", "a/\u{301}b", "/\u{301}"] {
+            let check = AppUserIdCheck(id)
+            #expect(check.findings.contains { $0.description.contains("contains \"/\"") }, "\(id.debugDescription)")
+            #expect(!check.isUsable, "\(id.debugDescription)")
+        }
+    }
 }

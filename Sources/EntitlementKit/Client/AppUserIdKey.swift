@@ -3,20 +3,21 @@
 /// Swift's `String ==` treats canonically equivalent text as equal (`"é"` precomposed equals `"e"` +
 /// combining accent), but a backend compares the bytes it receives: to it those are two customers. The
 /// client and its caches therefore key and compare ids by their UTF-8 bytes, so one customer's answer is
-/// never served to another whose id merely looks the same.
-struct AppUserIdKey: Hashable, Sendable {
+/// never served to another whose id merely looks the same; so do the providers and the simulated backend
+/// (`package`: shared by the package's modules, not a public promise).
+package struct AppUserIdKey: Hashable, Sendable {
     /// The id as given.
-    let appUserId: String
+    package let appUserId: String
 
-    init(_ appUserId: String) {
+    package init(_ appUserId: String) {
         self.appUserId = appUserId
     }
 
-    static func == (lhs: AppUserIdKey, rhs: AppUserIdKey) -> Bool {
+    package static func == (lhs: AppUserIdKey, rhs: AppUserIdKey) -> Bool {
         lhs.appUserId.utf8.elementsEqual(rhs.appUserId.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for byte in appUserId.utf8 { hasher.combine(byte) }
     }
 }

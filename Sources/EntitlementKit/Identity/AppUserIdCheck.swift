@@ -164,7 +164,8 @@ public struct AppUserIdCheck: Sendable, Hashable {
         } else if scalars.first?.properties.isWhitespace == true || scalars.last?.properties.isWhitespace == true {
             reasons.append(.leadingOrTrailingWhitespace)
         }
-        if appUserId.contains("/") { reasons.append(.containsSlash) }
+        // By byte: "a/\u{301}b" holds a "/" that Character comparison does not see.
+        if appUserId.utf8.contains(UInt8(ascii: "/")) { reasons.append(.containsSlash) }
         if scalars.contains("\u{0}") { reasons.append(.containsNUL) }
         if scalars.count > Self.maximumLength { reasons.append(.tooLong(characters: scalars.count)) }
         if Self.blockList.contains(appUserId) {

@@ -23,7 +23,7 @@ public actor SimulatedBackend {
     private nonisolated let identifiers: SeededIdentifiers
     private var now: Date
     private var customers: [Int: SimulatedCustomer] = [:]
-    private var customerByAppUserId: [String: Int] = [:]
+    private var customerByAppUserId: [AppUserIdKey: Int] = [:]  // by bytes, as a real backend keys ids
     private var nextCustomer = 1
     private var receipts: [String: SimulatedReceipt] = [:]
     private var offlineDevices: Set<String> = []
@@ -103,7 +103,9 @@ public actor SimulatedBackend {
     /// Every app user id that resolves to `appUserId`'s customer, the original first; `[]` for an
     /// unknown id.
     public func aliases(of appUserId: String) -> [String] {
-        guard let number = customerByAppUserId[appUserId], let customer = customers[number] else { return [] }
+        guard let number = customerByAppUserId[AppUserIdKey(appUserId)], let customer = customers[number] else {
+            return []
+        }
         return customer.appUserIds
     }
 
@@ -129,7 +131,7 @@ public actor SimulatedBackend {
         try requireOnline(device)
         let currentNumber = customerNumber(for: current)
         if current == new { return LogInResult(snapshot: try render(customer: currentNumber), created: false) }
-        let existing = customerByAppUserId[new]
+        let existing = customerByAppUserId[AppUserIdKey(new)]
         let created = existing == nil
         if isAnonymousId(current) {
             if let existing {
@@ -137,7 +139,7 @@ public actor SimulatedBackend {
                 if !hasAnonymous, existing != currentNumber { merge(currentNumber, into: existing) }
             } else {
                 customers[currentNumber]?.appUserIds.append(new)
-                customerByAppUserId[new] = currentNumber
+                customerByAppUserId[AppUserIdKey(new)] = currentNumber
             }
         }
         return LogInResult(snapshot: try render(customer: customerNumber(for: new)), created: created)
@@ -225,7 +227,7 @@ public actor SimulatedBackend {
     private func receiptInUse(_ storeAccount: String) -> EntitlementClientError {
         EntitlementClientError(
             .receiptInUseByOtherUser, "the receipt of store account \(storeAccount) belongs to another customer",
-            httpStatus: 400, vendorCode: flavour == .revenueCat ? "7052" : nil)
+            httpStatus: 400, vendorCode: flavour == .revenueCat ? "7102" : nil)
     }
 
     /// Whether the receipt holds an auto-renewable subscription active now (before anything is added).
@@ -248,7 +250,7 @@ public actor SimulatedBackend {
         merged.firstSeen = min(older.firstSeen, younger.firstSeen)
         customers[survivor] = merged
         customers[absorbed] = nil
-        for id in younger.appUserIds { customerByAppUserId[id] = survivor }
+        for id in younger.appUserIds { customerByAppUserId[AppUserIdKey(id)] = survivor }
         for (account, receipt) in receipts where receipt.owner == absorbed {
             receipts[account]?.owner = survivor
         }
@@ -256,11 +258,11 @@ public actor SimulatedBackend {
     }
 
     private func customerNumber(for appUserId: String) -> Int {
-        if let number = customerByAppUserId[appUserId] { return number }
+        if let number = customerByAppUserId[AppUserIdKey(appUserId)] { return number }
         let number = nextCustomer
         nextCustomer += 1
         customers[number] = SimulatedCustomer(appUserIds: [appUserId], firstSeen: now)
-        customerByAppUserId[appUserId] = number
+        customerByAppUserId[AppUserIdKey(appUserId)] = number
         return number
     }
 
