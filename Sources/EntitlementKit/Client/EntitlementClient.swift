@@ -427,7 +427,7 @@ public actor EntitlementClient {
         let revision = warmRevision
         let generation = identityGeneration
         let entry = await cache.entry(for: id)
-        if let entry, let serverTime = entry.newestRequestDate ?? entry.snapshot.requestDate {
+        if let entry, let serverTime = entry.newestRequestDate ?? entry.snapshot.trustedServerTime {
             trustedClock.observe(serverTime: serverTime, elapsed: monotonicClock.elapsed())
         }
         if revision == warmRevision, generation == identityGeneration, id.isSameAppUserId(as: appUserId) {
@@ -444,8 +444,8 @@ public actor EntitlementClient {
         let snapshot = newer(snapshot, for: id)
         newestAnswers[AppUserIdKey(id)] = snapshot
         let elapsed = monotonicClock.elapsed()
-        if let requestDate = snapshot.requestDate {
-            trustedClock.observe(serverTime: requestDate, elapsed: elapsed)
+        if let serverTime = snapshot.trustedServerTime {
+            trustedClock.observe(serverTime: serverTime, elapsed: elapsed)
         }
         let entry = EntitlementCacheEntry(
             snapshot: snapshot,
