@@ -7,7 +7,7 @@ extension QonversionProvider {
     /// proxy), sandbox mode, the `Platform` it reports, and the HTTP options (timeout, retries, size cap).
     ///
     /// Its `description`, `debugDescription` and mirror never show the key.
-    public struct Configuration: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public struct Configuration: VendorProviderConfiguration {
         /// `https://api2.qonversion.io/`, the host of the v1 user endpoints the mobile SDKs call.
         public static let defaultBaseURL = "https://api2.qonversion.io/"
 
@@ -22,13 +22,6 @@ extension QonversionProvider {
         /// The project key, sent as `Authorization: Bearer` (and as `access_token` in bodies, as the iOS
         /// SDK does).
         public var projectKey: APIKey { live.key }
-        /// Where requests go.
-        public var baseURL: BackendBaseURL { live.baseURL }
-        /// Timeout, retries, size cap.
-        public var connection: HTTPConnectionOptions {
-            get { live.connection }
-            set { live.connection = newValue }
-        }
 
         /// Checks the key and the base URL: a secret key (`sk_…`, `test_sk_…`), a malformed key or a
         /// plain-http base URL off loopback is ``EntitlementClientError/Code/credentialsRefused``.
@@ -52,9 +45,6 @@ extension QonversionProvider {
                 of: "QonversionProvider.Configuration", keyLabel: "projectKey",
                 fields: ["sandbox": "\(sandbox)", "platform": platform ?? "none"])
         }
-
-        /// Same as ``description``.
-        public var debugDescription: String { description }
 
         /// A mirror without the key.
         public var customMirror: Mirror {

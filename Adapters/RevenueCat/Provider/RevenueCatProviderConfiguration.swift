@@ -7,7 +7,7 @@ extension RevenueCatProvider {
     /// proxy), the `X-Platform` it reports, and the HTTP options (timeout, retries, size cap).
     ///
     /// Its `description`, `debugDescription` and mirror never show the key.
-    public struct Configuration: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public struct Configuration: VendorProviderConfiguration {
         /// `https://api.revenuecat.com/`.
         public static let defaultBaseURL = "https://api.revenuecat.com/"
 
@@ -20,13 +20,6 @@ extension RevenueCatProvider {
 
         /// The public (SDK) API key, sent as `Authorization: Bearer`.
         public var apiKey: APIKey { live.key }
-        /// Where requests go.
-        public var baseURL: BackendBaseURL { live.baseURL }
-        /// Timeout, retries, size cap.
-        public var connection: HTTPConnectionOptions {
-            get { live.connection }
-            set { live.connection = newValue }
-        }
 
         /// Checks the key and the base URL: a secret key (`sk_…`), a malformed key or a plain-http base
         /// URL off loopback is ``EntitlementClientError/Code/credentialsRefused``.
@@ -47,9 +40,6 @@ extension RevenueCatProvider {
             live.redactedDescription(
                 of: "RevenueCatProvider.Configuration", keyLabel: "apiKey", fields: ["platform": platform ?? "none"])
         }
-
-        /// Same as ``description``.
-        public var debugDescription: String { description }
 
         /// A mirror without the key.
         public var customMirror: Mirror {
