@@ -350,6 +350,21 @@ import Testing
             ])
     }
 
+    @Test func aValidationForAProfileAdaptyDoesNotKnowCreatesItAndValidatesOnceMore() async throws {
+        let server = try LoopbackHTTPServer(replies: [
+            .json(404, #"{"error_code": "profile_does_not_exist"}"#), AdaptyBodies.reply(Self.device),
+            AdaptyBodies.reply(Self.device), .json(404, "{}"),
+        ])
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        let restored = try await provider.syncPurchases(
+            StoreReceipt(store: .playStore, token: "play-token"), for: Self.device)
+        #expect(restored.appUserId == Self.device)
+        let restore = "/api/v1/sdk/purchase/play-store/token/v2/restore/"
+        #expect(server.requests.map(\.target) == [restore, Self.profilePath + Self.device + "/", restore])
+        #expect(server.requests.map(\.method) == ["POST", "POST", "POST"])
+    }
+
     @Test func aStoreAdaptyDoesNotValidateIsRefusedBeforeAnyRequest() async throws {
         let server = try LoopbackHTTPServer(replies: [AdaptyBodies.reply(Self.device)])
         defer { server.stop() }

@@ -1,11 +1,12 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitHTTP
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
 import Testing
 
-@Suite struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
     @Test(arguments: ["sk_live_abc123", "test_sk_abc123"])
     func aSecretKeyIsRefusedAtConfiguration(key: String) {
         do {
@@ -98,5 +99,40 @@ import Testing
         #expect(RetryAfter.delay("Wed, 21 Oct 2015 07:00:00 GMT", now: now) == .zero)
         #expect(RetryAfter.delay("soon", now: now) == nil)
         #expect(RetryAfter.delay(nil, now: now) == nil)
+    }
+
+    /// The three configurations share one description builder: each names its settings in one line, the
+    /// key as `<redacted>`, and the mirror (what `dump` walks) holds no key either.
+    @Test func everyConfigurationDescribesItselfWithoutItsKey() throws {
+        let options = HTTPConnectionOptions(requestTimeout: .seconds(7), maximumResponseBytes: 1024)
+        let revenueCat = try RevenueCatProvider.Configuration(
+            apiKey: "appl_DESCRIBED", platform: "iOS", connection: options)
+        let qonversion = try QonversionProvider.Configuration(
+            projectKey: "PV77DESCRIBED", baseURL: URL(string: "https://proxy.example.com/q"), sandbox: true,
+            platform: nil, connection: options)
+        let adapty = try AdaptyProvider.Configuration(publicSDKKey: "public_live_DESCRIBED", platform: "macOS")
+        let connection = "HTTPConnectionOptions(requestTimeout: 7.0 seconds, attempts: 3, maximumResponseBytes: 1024)"
+        #expect(
+            revenueCat.description
+                == "RevenueCatProvider.Configuration(apiKey: <redacted>, baseURL: https://api.revenuecat.com/, platform: iOS, \(connection))"
+        )
+        #expect(
+            qonversion.description
+                == "QonversionProvider.Configuration(projectKey: <redacted>, baseURL: https://proxy.example.com/q/, sandbox: true, platform: none, \(connection))"
+        )
+        #expect(
+            adapty.description
+                == "AdaptyProvider.Configuration(publicSDKKey: <redacted>, baseURL: https://api.adapty.io/, platform: macOS, HTTPConnectionOptions(requestTimeout: 15.0 seconds, attempts: 3, maximumResponseBytes: 4194304))"
+        )
+        for configuration in [revenueCat, qonversion, adapty] as [any VendorProviderConfiguration] {
+            #expect(configuration.debugDescription == configuration.description)
+            var dumped = ""
+            dump(configuration, to: &dumped)
+            #expect(dumped.contains("<redacted>"))
+            #expect(!dumped.contains("DESCRIBED"))
+        }
+        var changed = adapty
+        changed.connection.maximumResponseBytes = 99
+        #expect(changed.live.connection.maximumResponseBytes == 99)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 
 /// The API key travels only in the `Authorization` header: no log record, error, description, debug
 /// description or dump shows it, whatever happens.
-@Suite struct KeyNeverShownTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyNeverShownTests {
     /// A key no other text could contain by chance.
     static let key = "appl_UNIQUE-KEY-7f3a9c1e5b2d"
 

@@ -7,7 +7,7 @@ import LoopbackHTTPServer
 import Testing
 
 /// The live providers driven by the runtime client, against the loopback server: check, logIn, purchase.
-@Suite struct ProvidersThroughTheClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ProvidersThroughTheClientTests {
     @Test func revenueCatChecksLogsInAndRecordsAPurchase() async throws {
         let body = try TestFixtures.document("revenuecat", "active-monthly")
         let server = try LoopbackHTTPServer { request, _ in

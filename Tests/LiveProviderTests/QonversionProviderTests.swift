@@ -5,7 +5,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 
-@Suite struct QonversionProviderTests {
+@Suite(.timeLimit(.minutes(5))) struct QonversionProviderTests {
     static let key = "PV77ProjectKeyForTests"
 
     static func provider(

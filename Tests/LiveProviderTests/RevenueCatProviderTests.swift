@@ -5,7 +5,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 
-@Suite struct RevenueCatProviderTests {
+@Suite(.timeLimit(.minutes(5))) struct RevenueCatProviderTests {
     static let key = "appl_PublicKeyForTests"
 
     static func provider(

@@ -7,7 +7,7 @@ import Testing
 
 /// Retries, timeouts, size cap and broken answers, against the loopback server (through the RevenueCat
 /// provider; the transport is shared by both providers).
-@Suite struct TransportBehaviourTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportBehaviourTests {
     static func failure(
         _ replies: [LoopbackHTTPServer.Reply], attempts: Int = 3, timeout: Duration = .seconds(5),
         maximumBytes: Int = 64 * 1024

@@ -132,15 +132,34 @@ public struct AdaptyProvider: EntitlementProvider {
                 "Adapty's SDK backend validates App Store and Google Play purchases only, not store \(receipt.store.rawValue)"
             )
         }
-        let profileId = try await existingProfileId(for: appUserId, customer: customer)
-        guard let request = AdaptyStoreRequest(receipt, productId: productId, profileId: profileId) else {
-            throw EntitlementClientError(.badResponse, "unreachable: the store was accepted above")
+        var profileId = try await existingProfileId(for: appUserId, customer: customer)
+        for attempt in 1...2 {
+            guard let request = AdaptyStoreRequest(receipt, productId: productId, profileId: profileId) else { break }
+            let response = try await send(
+                "POST", path: request.path, body: request.body, profileId: profileId, operation: request.operation)
+            if response.status == 404, attempt == 1 {
+                // Adapty does not know the profile (made offline, or removed since it was identified):
+                // create or identify it, as a read would, and validate once more.
+                profileId = try await recreatedProfileId(for: appUserId, customer: customer)
+                continue
+            }
+            return try await accept(
+                response, operation: request.operation, appUserId: appUserId, expectedProfile: profileId,
+                customer: customer)
         }
-        let response = try await send(
-            "POST", path: request.path, body: request.body, profileId: profileId, operation: request.operation)
-        return try await accept(
-            response, operation: request.operation, appUserId: appUserId, expectedProfile: profileId,
-            customer: customer)
+        throw EntitlementClientError(.badResponse, "unreachable: the store was accepted above")
+    }
+
+    /// After a 404: the anonymous profile created, or the customer identified afresh.
+    private func recreatedProfileId(for appUserId: String, customer: String?) async throws(EntitlementClientError)
+        -> String
+    {
+        guard let customer else {
+            await hashes.forget(appUserId)
+            return try await create(profileId: appUserId, customer: nil, appUserId: appUserId).profileId
+        }
+        directory.forget(customer: customer)
+        return try await create(profileId: newProfileId(), customer: customer, appUserId: customer).profileId
     }
 
     /// The profile id a validation names: an anonymous id itself (created first when Adapty has not been
