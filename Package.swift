@@ -207,6 +207,7 @@ let package = Package(
                 "EntitlementKitHTTP",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
+                "EntitlementKitAdapty",
                 "EntitlementKitFixtures",
                 "LoopbackHTTPServer",
             ]

@@ -16,6 +16,12 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
 
     /// Checks and wraps `value`. The error never contains the key.
     public init(_ value: String) throws(EntitlementClientError) {
+        try self.init(value, refusingAlso: [])
+    }
+
+    /// Checks and wraps `value`, refusing the vendor's own secret-key prefixes (`vendorSecretPrefixes`,
+    /// e.g. Adapty's `secret_`) as well as ``secretKeyPrefixes``. The error never contains the key.
+    public init(_ value: String, refusingAlso vendorSecretPrefixes: [String]) throws(EntitlementClientError) {
         guard !value.isEmpty else {
             throw EntitlementClientError(.credentialsRefused, "the API key is empty")
         }
@@ -23,6 +29,12 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
             throw EntitlementClientError(
                 .credentialsRefused,
                 "refused a secret API key (sk_…): secret keys must never ship in an app; use the public (SDK) key"
+            )
+        }
+        if let prefix = vendorSecretPrefixes.first(where: { !$0.isEmpty && value.hasPrefix($0) }) {
+            throw EntitlementClientError(
+                .credentialsRefused,
+                "refused a secret API key (\(prefix)…): secret keys must never ship in an app; use the public (SDK) key"
             )
         }
         guard value.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {

@@ -220,7 +220,7 @@ import Testing
             ),
             (
                 ["--shadow", "qonversoin"],
-                #"error: --shadow: "qonversoin" is not a live backend (revenuecat, qonversion); did you mean 'qonversion'?"#
+                #"error: --shadow: "qonversoin" is not a live backend (revenuecat, qonversion, adapty); did you mean 'qonversion'?"#
             ),
             (["--shadow", "qonversion", "--serve", "both"], "error: --serve"),
             (

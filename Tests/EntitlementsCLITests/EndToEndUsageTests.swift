@@ -129,7 +129,7 @@ struct EndToEndUsageTests {
         ),
         (
             ["fetch", "--provider", "stripe", "--app-user-id", "alice"],
-            #"error: --provider: "stripe" is not a live backend (revenuecat, qonversion)"#,
+            #"error: --provider: "stripe" is not a live backend (revenuecat, qonversion, adapty)"#,
             "Run 'entitlements fetch --help' for usage."
         ),
     ])

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitHTTP
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
@@ -97,6 +98,55 @@ import Testing
         texts += recorder.records.map(\.description)
         for text in texts {
             #expect(!text.contains("UNIQUE-KEY"), "the key leaked into: \(text)")
+        }
+    }
+
+    @Test func adaptyLogsErrorsAndDescriptionsNeverContainTheKey() async throws {
+        let replies: [LoopbackHTTPServer.Reply] = [
+            .json(401, #"{"error_code": "not_authenticated"}"#), .json(444, "{}"), .json(500, "{}"), .drop,
+            .text(200, "<html>captive portal</html>"),
+            // Echoes of the key in an error body, a header and a document value.
+            .json(401, #"{"errors": [{"code": "bad", "errors": ["bad key Api-Key \#(Self.key)"]}]}"#),
+            .json(400, "{}", headers: [.init("x-response-hash", Self.key)]),
+            .json(200, AdaptyBodies.profile(Self.key)),
+        ]
+        var texts: [String] = []
+        let recorder = LogRecorder()
+        for reply in replies {
+            let server = try LoopbackHTTPServer(replies: [reply])
+            defer { server.stop() }
+            let configuration = try AdaptyProvider.Configuration(
+                publicSDKKey: Self.key, baseURL: server.baseURL,
+                connection: TestFixtures.options(attempts: 2, sleeper: RecordingSleeper()))
+            texts += Self.texts(of: configuration)
+            texts += Self.texts(of: configuration.publicSDKKey)
+            let provider = AdaptyProvider(configuration: configuration, logger: recorder.logger)
+            texts += Self.texts(of: provider)
+            do {
+                _ = try await provider.snapshot(for: AdaptyBodies.deviceProfile)
+                Issue.record("expected a failure for \(reply)")
+            } catch {
+                var dumped = ""
+                dump(error, to: &dumped)
+                texts += [error.description, error.message, String(reflecting: error), dumped]
+            }
+            #expect(server.requests.first?.header("Authorization") == "Api-Key " + Self.key)
+        }
+        texts += recorder.records.map(\.description)
+        #expect(recorder.records.count >= replies.count)
+        for text in texts {
+            #expect(!text.contains("UNIQUE-KEY"), "the key leaked into: \(text)")
+        }
+        for secret in ["secret_live_UNIQUE-SECRET-91be", "sk_UNIQUE-SECRET-91be"] {
+            do {
+                _ = try AdaptyProvider.Configuration(publicSDKKey: secret)
+                Issue.record("accepted a secret key")
+            } catch {
+                var dumped = ""
+                dump(error, to: &dumped)
+                #expect(!error.description.contains("UNIQUE-SECRET"))
+                #expect(!dumped.contains("UNIQUE-SECRET"))
+            }
         }
     }
 

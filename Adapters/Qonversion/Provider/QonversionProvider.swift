@@ -19,10 +19,8 @@ import Foundation
 public struct QonversionProvider: EntitlementProvider {
     /// The configuration (its description never shows the key).
     public let configuration: Configuration
-    private let transport: HTTPTransport
-    private let anonymousIds: AnonymousIdGenerator
+    private let core: LiveProviderCore
     private let identities = QonversionIdentityDirectory()
-    private let clock: any WallClock
     private let adapter = QonversionAdapter()
 
     /// Qonversion's anonymous id prefix.
@@ -36,9 +34,9 @@ public struct QonversionProvider: EntitlementProvider {
         randomNumberGenerator: any RandomNumberGenerator = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
-        self.clock = clock
-        anonymousIds = AnonymousIdGenerator(randomNumberGenerator)
-        transport = HTTPTransport(options: configuration.connection, logger: logger, random: randomNumberGenerator)
+        core = LiveProviderCore(
+            configuration: configuration.live, logger: logger, clock: clock,
+            randomNumberGenerator: randomNumberGenerator)
     }
 
     /// `qonversion`.
@@ -46,7 +44,7 @@ public struct QonversionProvider: EntitlementProvider {
 
     /// `QON_` + 32 lowercase hex digits.
     public func makeAnonymousAppUserId() -> String {
-        anonymousIds.make(prefix: Self.anonymousPrefix)
+        core.makeAnonymousId(prefix: Self.anonymousPrefix)
     }
 
     /// Whether `appUserId` is `QON_` + 32 lowercase hex digits.
@@ -56,7 +54,7 @@ public struct QonversionProvider: EntitlementProvider {
 
     /// `POST v1/user/init` for the customer's Qonversion user.
     public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
-        try Self.checkUsable(appUserId)
+        try LiveProviderCore.checkUsable(appUserId)
         let userId = try await qonversionUserId(for: appUserId)
         return try await launch(
             userId: userId, appUserId: appUserId, path: "v1/user/init", trigger: "ActualizePermissions", extra: [:])
@@ -68,8 +66,8 @@ public struct QonversionProvider: EntitlementProvider {
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
-        try Self.checkUsable(currentAppUserId)
-        try Self.checkUsable(newAppUserId)
+        try LiveProviderCore.checkUsable(currentAppUserId)
+        try LiveProviderCore.checkUsable(newAppUserId)
         let offered = isAnonymous(currentAppUserId) ? currentAppUserId : makeAnonymousAppUserId()
         let userId = try await identify(newAppUserId, offering: offered)
         let snapshot = try await launch(
@@ -82,7 +80,7 @@ public struct QonversionProvider: EntitlementProvider {
     public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        try Self.checkUsable(appUserId)
+        try LiveProviderCore.checkUsable(appUserId)
         let userId = try await qonversionUserId(for: appUserId)
         if Self.isAppleStore(receipt.store) {
             return try await launch(
@@ -98,7 +96,7 @@ public struct QonversionProvider: EntitlementProvider {
     public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        try Self.checkUsable(appUserId)
+        try LiveProviderCore.checkUsable(appUserId)
         let userId = try await qonversionUserId(for: appUserId)
         var extra: [String: JSONValue] = [:]
         var details: [String: JSONValue] = ["product": .string(purchase.productId)]
@@ -114,13 +112,6 @@ public struct QonversionProvider: EntitlementProvider {
 
     private static func isAppleStore(_ store: Store) -> Bool {
         store == .appStore || store == .macAppStore
-    }
-
-    private static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
-        if let reason = AppUserIdCheck(appUserId).backendRefusal {
-            throw EntitlementClientError(
-                .invalidAppUserId, "app user id \(JSONValue.string(appUserId).compactText) \(reason)")
-        }
     }
 
     /// The Qonversion user of `appUserId`: itself when anonymous, else remembered or asked for.
@@ -161,31 +152,23 @@ public struct QonversionProvider: EntitlementProvider {
         fields["client_uid"] = .string(userId)
         fields["debug_mode"] = .bool(configuration.sandbox)
         let response = try await send(path: path, body: .object(fields), trigger: trigger, operation: operation)
-        guard response.isSuccess else { throw QonversionErrorBody.error(for: response, operation: operation) }
-        do {
-            var snapshot = try adapter.snapshot(from: response.body, at: clock.now())
+        return try core.snapshot(from: response, operation: operation, vendorError: QonversionErrorBody.error) {
+            body, instant throws(DocumentError) in
+            var snapshot = try adapter.snapshot(from: body, at: instant)
             snapshot.appUserId = appUserId
             return snapshot
-        } catch {
-            throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)
         }
     }
 
     private func send(path: String, body: JSONValue, trigger: String, operation: String)
         async throws(EntitlementClientError) -> HTTPResponse
     {
-        guard let url = configuration.baseURL.appending(encodedPath: path) else {
-            throw EntitlementClientError(.badResponse, "\(operation): the request URL could not be formed")
-        }
         let key = (configuration.sandbox ? "test_" : "") + configuration.projectKey.secretValue
-        var headers: [(name: String, value: String)] = [
-            ("Authorization", "Bearer " + key), ("Accept", "application/json"),
-            ("Content-Type", "application/json; charset=utf-8"), ("Trigger", trigger),
-        ]
+        var headers: [(name: String, value: String)] = [("Trigger", trigger)]
         if let platform = configuration.platform { headers.append(("Platform", platform)) }
-        let request = HTTPRequest(
-            method: "POST", url: url, headers: headers, body: Data(body.compactText.utf8), operation: operation,
-            secrets: [configuration.projectKey.secretValue])
-        return try await transport.send(request)
+        return try await core.send(
+            "POST", path: path, authorization: "Bearer " + key, headers: headers, body: body,
+            contentType: "application/json; charset=utf-8", secrets: [configuration.projectKey.secretValue],
+            operation: operation)
     }
 }

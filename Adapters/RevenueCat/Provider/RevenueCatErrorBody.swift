@@ -10,22 +10,9 @@ enum RevenueCatErrorBody {
     /// The backend's "empty app user id".
     static let emptyAppUserIdCode = "7220"
 
-    /// The code and message, when the body is RevenueCat's error object.
-    static func detail(_ response: HTTPResponse) -> VendorErrorDetail {
-        guard let value = try? JSONNode(parsing: response.body).value else { return VendorErrorDetail() }
-        var detail = VendorErrorDetail()
-        switch value["code"] {
-        case .integer(let code)?: detail.code = String(code)
-        case .string(let code)?: detail.code = code
-        default: break
-        }
-        if case .string(let message)? = value["message"] { detail.message = message }
-        return detail
-    }
-
     /// The client error for a non-2xx answer.
     static func error(for response: HTTPResponse, operation: String) -> EntitlementClientError {
-        let detail = detail(response)
+        let detail = VendorErrorDetail(body: response.body)
         switch detail.code {
         case receiptInUseCode?:
             return EntitlementClientError(

@@ -17,9 +17,7 @@ import Foundation
 public struct RevenueCatProvider: EntitlementProvider {
     /// The configuration (its description never shows the key).
     public let configuration: Configuration
-    private let transport: HTTPTransport
-    private let anonymousIds: AnonymousIdGenerator
-    private let clock: any WallClock
+    private let core: LiveProviderCore
     private let adapter = RevenueCatAdapter()
 
     /// RevenueCat's anonymous id prefix.
@@ -33,9 +31,9 @@ public struct RevenueCatProvider: EntitlementProvider {
         randomNumberGenerator: any RandomNumberGenerator = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
-        self.clock = clock
-        anonymousIds = AnonymousIdGenerator(randomNumberGenerator)
-        transport = HTTPTransport(options: configuration.connection, logger: logger, random: randomNumberGenerator)
+        core = LiveProviderCore(
+            configuration: configuration.live, logger: logger, clock: clock,
+            randomNumberGenerator: randomNumberGenerator)
     }
 
     /// `revenuecat`.
@@ -43,7 +41,7 @@ public struct RevenueCatProvider: EntitlementProvider {
 
     /// `$RCAnonymousID:` + 32 lowercase hex digits.
     public func makeAnonymousAppUserId() -> String {
-        anonymousIds.make(prefix: Self.anonymousPrefix)
+        core.makeAnonymousId(prefix: Self.anonymousPrefix)
     }
 
     /// Whether `appUserId` is `$RCAnonymousID:` + 32 lowercase hex digits.
@@ -53,7 +51,7 @@ public struct RevenueCatProvider: EntitlementProvider {
 
     /// `GET /v1/subscribers/{id}`.
     public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
-        try Self.checkUsable(appUserId)
+        try LiveProviderCore.checkUsable(appUserId)
         let operation = "GET /v1/subscribers/{id}"
         let response = try await send(
             "GET", path: "v1/subscribers/" + PathSegment.encode(appUserId), body: nil, platform: configuration.platform,
@@ -66,8 +64,8 @@ public struct RevenueCatProvider: EntitlementProvider {
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
-        try Self.checkUsable(currentAppUserId)
-        try Self.checkUsable(newAppUserId)
+        try LiveProviderCore.checkUsable(currentAppUserId)
+        try LiveProviderCore.checkUsable(newAppUserId)
         let operation = "POST /v1/subscribers/identify"
         let body = JSONValue.object([
             "app_user_id": .string(currentAppUserId), "new_app_user_id": .string(newAppUserId),
@@ -95,7 +93,7 @@ public struct RevenueCatProvider: EntitlementProvider {
     private func postReceipt(_ receipt: StoreReceipt, productId: String?, isRestore: Bool, for appUserId: String)
         async throws(EntitlementClientError) -> EntitlementSnapshot
     {
-        try Self.checkUsable(appUserId)
+        try LiveProviderCore.checkUsable(appUserId)
         let operation = "POST /v1/receipts"
         var fields: [String: JSONValue] = [
             "fetch_token": .string(receipt.token), "app_user_id": .string(appUserId), "is_restore": .bool(isRestore),
@@ -135,41 +133,25 @@ public struct RevenueCatProvider: EntitlementProvider {
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    private static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
-        if let reason = AppUserIdCheck(appUserId).backendRefusal {
-            throw EntitlementClientError(
-                .invalidAppUserId, "app user id \(JSONValue.string(appUserId).compactText) \(reason)")
-        }
-    }
-
     private func send(
         _ method: String, path: String, body: JSONValue?, platform: String?, operation: String
     ) async throws(EntitlementClientError) -> HTTPResponse {
-        guard let url = configuration.baseURL.appending(encodedPath: path) else {
-            throw EntitlementClientError(.invalidAppUserId, "\(operation): the request URL could not be formed")
-        }
-        var headers: [(name: String, value: String)] = [
-            ("Authorization", "Bearer " + configuration.apiKey.secretValue), ("Accept", "application/json"),
-        ]
-        if body != nil { headers.append(("Content-Type", "application/json")) }
-        if let platform { headers.append(("X-Platform", platform)) }
-        let request = HTTPRequest(
-            method: method, url: url, headers: headers, body: body.map { Data($0.compactText.utf8) },
-            operation: operation, secrets: [configuration.apiKey.secretValue])
-        return try await transport.send(request)
+        let key = configuration.apiKey.secretValue
+        return try await core.send(
+            method, path: path, authorization: "Bearer " + key,
+            headers: platform.map { [("X-Platform", $0)] } ?? [], body: body, secrets: [key], operation: operation,
+            unformableURLCode: .invalidAppUserId)
     }
 
     private func decode(_ response: HTTPResponse, for appUserId: String, operation: String)
         throws(EntitlementClientError) -> EntitlementSnapshot
     {
-        guard response.isSuccess else { throw RevenueCatErrorBody.error(for: response, operation: operation) }
-        do {
-            var snapshot = try adapter.snapshot(from: response.body, at: clock.now())
+        try core.snapshot(from: response, operation: operation, vendorError: RevenueCatErrorBody.error) {
+            body, instant throws(DocumentError) in
+            var snapshot = try adapter.snapshot(from: body, at: instant)
             snapshot.appUserId = appUserId
             if let serverTime = Self.requestTime(response) { snapshot.requestDate = serverTime }
             return snapshot
-        } catch {
-            throw HTTPFailureMapping.refusedBody(error, response: response, operation: operation)
         }
     }
 }

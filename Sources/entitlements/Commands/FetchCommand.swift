@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
@@ -9,6 +10,7 @@ enum FetchCommand: Command {
     /// The live backends, in the order messages name them, and the variable each one's key comes from.
     static let liveBackends: [(provider: ProviderID, keyVariable: String)] = [
         (.revenueCat, "REVENUECAT_API_KEY"), (.qonversion, "QONVERSION_PROJECT_KEY"),
+        (.adapty, "ADAPTY_PUBLIC_SDK_KEY"),
     ]
 
     static let definition = CommandDefinition(
@@ -18,8 +20,11 @@ enum FetchCommand: Command {
         summary:
             "Ask a live backend for one customer and print the unified snapshot; with --shadow, ask two and compare.",
         discussion: """
-            The public key comes from REVENUECAT_API_KEY (RevenueCat) or QONVERSION_PROJECT_KEY \
-            (Qonversion); a secret key (sk_...) is refused. The request goes to the vendor's API, or to \
+            The public key comes from REVENUECAT_API_KEY (RevenueCat), QONVERSION_PROJECT_KEY \
+            (Qonversion) or ADAPTY_PUBLIC_SDK_KEY (Adapty's public SDK key); a secret key (sk_..., \
+            secret_...) is refused. Adapty and Qonversion learn the profile behind a customer's id as \
+            their SDKs do (Adapty's identify POST, Qonversion's v2/identities), which creates it on the \
+            backend when the customer is new. The request goes to the vendor's API, or to \
             --base-url (a proxy): https only, plain http only on loopback. Connection errors, timeouts, 5xx \
             and 429 are retried three times in all with backoff (honouring Retry-After up to 30 s); each \
             attempt may take 15 s. The key is never printed. \
@@ -32,7 +37,7 @@ enum FetchCommand: Command {
             """,
         positionals: [],
         options: [
-            .init(name: "--provider", valueName: "PROVIDER", help: "The backend: revenuecat or qonversion."),
+            .init(name: "--provider", valueName: "PROVIDER", help: "The backend: revenuecat, qonversion or adapty."),
             .init(name: "--app-user-id", valueName: "ID", help: "The customer's app user id."),
             .init(
                 name: "--base-url", valueName: "URL",
@@ -152,6 +157,9 @@ enum FetchCommand: Command {
     {
         if provider == .qonversion {
             return QonversionProvider(configuration: try .init(projectKey: key, baseURL: baseURL))
+        }
+        if provider == .adapty {
+            return AdaptyProvider(configuration: try .init(publicSDKKey: key, baseURL: baseURL))
         }
         return RevenueCatProvider(configuration: try .init(apiKey: key, baseURL: baseURL))
     }

@@ -71,3 +71,18 @@ extension LoopbackHTTPServer.Reply {
         .json(status, #"{"code": \#(code), "message": "\#(message)"}"#)
     }
 }
+
+/// A wall clock the test moves by hand.
+final class MovableClock: WallClock, @unchecked Sendable {
+    // Read by the provider's task, moved by the test between calls.
+    private let lock = NSLock()
+    private var instant: Date
+
+    init(_ instant: Date) {
+        self.instant = instant
+    }
+
+    func now() -> Date { lock.withLock { instant } }
+
+    func set(_ newInstant: Date) { lock.withLock { instant = newInstant } }
+}

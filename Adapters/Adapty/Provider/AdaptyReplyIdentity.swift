@@ -1,0 +1,46 @@
+import EntitlementKit
+
+/// Whose profile an Adapty answer is: its `profile_id` and `customer_user_id`, read from the profile
+/// object (`data.attributes` of the SDK backend's body; `data` or the bare profile otherwise) after the
+/// adapter accepted the document.
+struct AdaptyReplyIdentity {
+    var profileId: String
+    var customerUserId: String?
+    private var profile: JSONNode
+
+    init(_ document: JSONNode) throws(DocumentError) {
+        profile = document
+        if let data = document.member("data") {
+            profile = data.member("attributes") ?? data
+        } else if let success = document.member("success") {
+            profile = success
+        }
+        let idNode = try profile.required("profile_id")
+        profileId = try idNode.string()
+        // The id goes into the next request's path and `adapty-sdk-profile-id` header: it must be visible
+        // ASCII (no CR/LF to split a header, no `/` to add a path segment) and of a sane length.
+        guard !profileId.isEmpty, profileId.utf8.count <= 100,
+            profileId.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") })
+        else {
+            throw idNode.invalid("is not a usable profile id (1 to 100 visible ASCII characters, no `/`)")
+        }
+        customerUserId = try profile.optional("customer_user_id")?.identifier()
+    }
+
+    /// Fails unless this is `expectedProfile`'s profile (when one was asked for) and carries `customer`
+    /// as its `customer_user_id` (when a customer was asked for), comparing bytes: an answer about someone
+    /// else is never served as this customer's.
+    func check(expectedProfile: String?, customer: String?) throws(DocumentError) {
+        if let expectedProfile, !profileId.utf8.elementsEqual(expectedProfile.utf8) {
+            throw DocumentError(
+                kind: .inconsistent, path: profile.path.appending("profile_id"), offending: .string(profileId),
+                reason: "is another profile than the one asked for (\(JSONValue.string(expectedProfile).compactText))")
+        }
+        if let customer, !(customerUserId?.utf8.elementsEqual(customer.utf8) ?? false) {
+            throw DocumentError(
+                kind: .inconsistent, path: profile.path.appending("customer_user_id"),
+                offending: customerUserId.map(JSONValue.string) ?? .null,
+                reason: "is not the customer user id asked for (\(JSONValue.string(customer).compactText))")
+        }
+    }
+}
