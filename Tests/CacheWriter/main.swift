@@ -1,31 +1,153 @@
 import EntitlementKit
 import Foundation
 
-// A helper process for the cache crash-safety test: stores entry after entry for one customer in a
-// `DirectoryEntitlementCache` and says "stored N" after each completed store, until it is killed.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// A helper process for the reliability tests, in three modes:
 //
 //   cache-writer-for-tests DIRECTORY APP_USER_ID
+//     Stores entry after entry for one customer and says "stored N" after each, until it is killed.
+//   cache-writer-for-tests stop-at STAGE entry|device DIRECTORY APP_USER_ID
+//     Stores entry 1 and the id `before` ("stored 1"), then writes entry 2 (`entry`) or the app user id
+//     (`device`, under the lock on disk), stopping at STAGE of that write ("at STAGE") until it is killed.
+//   cache-writer-for-tests client PROVIDER DIRECTORY
+//     An app or extension process: an EntitlementClient over the directory, driven by lines on stdin
+//     (`launch`, `login ID`, `logout`, `check`, `refresh` = a check that fetches); after each it says
+//     "<app user id> <active ids, comma-separated>".
 
-let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: cache-writer-for-tests DIRECTORY APP_USER_ID\n".utf8))
+let arguments = Array(CommandLine.arguments.dropFirst())
+let base = Date(timeIntervalSince1970: 1_750_000_000)
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func usage() -> Never {
+    FileHandle.standardError.write(
+        Data(
+            ("usage: cache-writer-for-tests DIRECTORY APP_USER_ID | stop-at STAGE entry|device DIRECTORY APP_USER_ID"
+                + " | client PROVIDER DIRECTORY\n").utf8))
     exit(64)
 }
-let base = Date(timeIntervalSince1970: 1_750_000_000)
-let cache = try DirectoryEntitlementCache(directory: URL(fileURLWithPath: arguments[1]))
-var number = 0
-while true {
-    number += 1
-    // Entry N grants `entitlement-N` until N days after the base instant.
+
+/// Entry N grants `entitlement-N` until N days after the base instant.
+func entry(_ number: Int, for appUserId: String) -> EntitlementCacheEntry {
     let instant = base.addingTimeInterval(TimeInterval(number))
     let snapshot = EntitlementSnapshot(
-        provider: .revenueCat, appUserId: arguments[2], requestDate: instant, evaluatedAt: instant,
+        provider: .revenueCat, appUserId: appUserId, requestDate: instant, evaluatedAt: instant,
         entitlements: [
             Entitlement(
                 id: "entitlement-\(number)", expirationDate: base.addingTimeInterval(TimeInterval(number) * 86_400),
                 at: instant)
         ])
-    try await cache.store(
-        EntitlementCacheEntry(snapshot: snapshot, writtenAt: instant, newestRequestDate: instant), for: arguments[2])
-    FileHandle.standardOutput.write(Data("stored \(number)\n".utf8))
+    return EntitlementCacheEntry(snapshot: snapshot, writtenAt: instant, newestRequestDate: instant)
+}
+
+/// A backend in the process: `alice` has `premium` for life; everyone else has nothing.
+struct FixedBackend: EntitlementProvider {
+    let provider: ProviderID
+
+    func makeAnonymousAppUserId() -> String {
+        let hex = (0..<32).map { _ in String(Int.random(in: 0..<16), radix: 16) }.joined()
+        return (provider == .qonversion ? "QON_" : "$RCAnonymousID:") + hex
+    }
+
+    func isAnonymous(_ appUserId: String) -> Bool {
+        appUserId.hasPrefix(provider == .qonversion ? "QON_" : "$RCAnonymousID:")
+    }
+
+    func snapshot(for appUserId: String) -> EntitlementSnapshot {
+        let now = Date()
+        return EntitlementSnapshot(
+            provider: provider, appUserId: appUserId, requestDate: now, evaluatedAt: now,
+            entitlements: appUserId == "alice" ? [Entitlement(id: "premium", expirationDate: nil, at: now)] : [])
+    }
+
+    func logIn(from currentAppUserId: String, to newAppUserId: String) -> LogInResult {
+        LogInResult(snapshot: snapshot(for: newAppUserId), created: false)
+    }
+
+    func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) -> EntitlementSnapshot {
+        snapshot(for: appUserId)
+    }
+
+    func reportPurchase(_ purchase: StorePurchase, for appUserId: String) -> EntitlementSnapshot {
+        snapshot(for: appUserId)
+    }
+}
+
+func runClient(provider: ProviderID, directory: URL) async throws {
+    let backend = FixedBackend(provider: provider)
+    var client: EntitlementClient?
+    func describe(_ client: EntitlementClient, _ check: EntitlementCheck) async {
+        say("\(await client.appUserId) \(check.activeEntitlementIds.joined(separator: ","))")
+    }
+    while let line = readLine() {
+        let words = line.split(separator: " ").map(String.init)
+        switch words.first {
+        case "launch":
+            let launched = try await EntitlementClient(
+                provider: backend, cache: try DirectoryEntitlementCache(directory: directory),
+                appUserId: words.count > 1 ? words[1] : nil)
+            client = launched
+            await describe(launched, await launched.checkEntitlements(.fromCacheOnly))
+        case "login":
+            guard let client, words.count == 2 else { usage() }
+            _ = try await client.logIn(words[1])
+            await describe(client, await client.checkEntitlements())
+        case "logout":
+            guard let client else { usage() }
+            try await client.logOut()
+            await describe(client, await client.checkEntitlements())
+        case "check":
+            guard let client else { usage() }
+            await describe(client, await client.checkEntitlements())
+        case "refresh":
+            guard let client else { usage() }
+            await describe(client, await client.checkEntitlements(.fetchCurrent))
+        default:
+            usage()
+        }
+    }
+}
+
+switch arguments.first {
+case "stop-at":
+    guard arguments.count == 5, let stage = CacheWriteStage(rawValue: arguments[1]),
+        ["entry", "device"].contains(arguments[2])
+    else { usage() }
+    let id = arguments[4]
+    let directory = URL(fileURLWithPath: arguments[3])
+    let cache = try DirectoryEntitlementCache(directory: directory)
+    try await cache.store(entry(1, for: id), for: id)
+    try await cache.storeAppUserId("before")
+    say("stored 1")
+    let stopping = try DirectoryEntitlementCache(
+        directory: directory,
+        writeStageObserver: { reached in
+            guard reached == stage else { return }
+            say("at \(reached.rawValue)")
+            while true { pause() }  // until killed
+        })
+    if arguments[2] == "entry" {
+        try await stopping.store(entry(2, for: id), for: id)
+    } else {
+        try await stopping.storeAppUserId(id)
+    }
+case "client":
+    guard arguments.count == 3 else { usage() }
+    try await runClient(provider: ProviderID(rawValue: arguments[1]), directory: URL(fileURLWithPath: arguments[2]))
+default:
+    guard arguments.count == 2 else { usage() }
+    let cache = try DirectoryEntitlementCache(directory: URL(fileURLWithPath: arguments[0]))
+    var number = 0
+    while true {
+        number += 1
+        try await cache.store(entry(number, for: arguments[1]), for: arguments[1])
+        say("stored \(number)")
+    }
 }

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("The DocC article's example")
+@Suite("The DocC article's example", .timeLimit(.minutes(5)))
 struct ArticleExampleTests {
     private static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

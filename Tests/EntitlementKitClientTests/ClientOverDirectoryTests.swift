@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client over the directory cache: relaunch, damage, another customer's file")
+@Suite("Client over the directory cache: relaunch, damage, another customer's file", .timeLimit(.minutes(5)))
 struct ClientOverDirectoryTests {
     /// A device whose storage is a directory; each launch opens a new cache instance over it, as a new
     /// process would.
@@ -23,8 +23,13 @@ struct ClientOverDirectoryTests {
                 deviceClock: time.device, monotonicClock: time.monotonic)
         }
 
+        /// Where the client keeps its files: its provider's namespace in the directory.
+        var namespaceDirectory: URL {
+            directory.appendingPathComponent(DirectoryEntitlementCache.directoryName(forNamespace: "revenuecat"))
+        }
+
         func entryFile(for appUserId: String) -> URL {
-            directory.appendingPathComponent(DirectoryEntitlementCache.entryFileName(for: appUserId))
+            namespaceDirectory.appendingPathComponent(DirectoryEntitlementCache.entryFileName(for: appUserId))
         }
     }
 
@@ -113,7 +118,7 @@ struct ClientOverDirectoryTests {
         defer { temporary.remove() }
         let device = DiskDevice(directory: temporary.cache)
         _ = try await device.launch(appUserId: "alice")
-        let file = temporary.cache.appendingPathComponent("device.cache")
+        let file = device.namespaceDirectory.appendingPathComponent("device.cache")
         var bytes = [UInt8](try Data(contentsOf: file))
         bytes[bytes.count - 3] ^= 0x01
         try overwrite(file, with: bytes)
@@ -134,6 +139,6 @@ struct ClientOverDirectoryTests {
         #expect(FileManager.default.fileExists(atPath: device.entryFile(for: "bob").path))
         try await client.logOut()
         #expect(FileManager.default.fileExists(atPath: device.entryFile(for: "bob").path) == false)
-        #expect(try temporary.files(in: temporary.cache) == ["device.cache"])
+        #expect(try temporary.files(in: device.namespaceDirectory) == [".lock", "device.cache"])
     }
 }

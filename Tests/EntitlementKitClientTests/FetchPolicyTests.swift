@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client fetch policies and the fresh window")
+@Suite("Client fetch policies and the fresh window", .timeLimit(.minutes(5)))
 struct FetchPolicyTests {
     private func customerWithPremium() async throws -> (TestDevice, EntitlementClient) {
         let device = TestDevice()

@@ -1,11 +1,11 @@
 import EntitlementKit
 import Foundation
 
-/// An in-memory cache whose next `store` or `storeTrustedFloor` can be made to wait until the test
+/// An in-memory cache whose next `store`, `storeTrustedFloor` or `removeEntry` can be made to wait until the test
 /// releases it: how a test makes the customer change while the client is writing.
 actor GatedCache: EntitlementCache {
     enum Gate {
-        case entry, floor
+        case entry, floor, remove
     }
 
     private let base = InMemoryEntitlementCache()
@@ -48,6 +48,7 @@ actor GatedCache: EntitlementCache {
     }
 
     func removeEntry(for appUserId: String) async {
+        await pass(.remove)
         await base.removeEntry(for: appUserId)
     }
 

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client identity")
+@Suite("Client identity", .timeLimit(.minutes(5)))
 struct IdentityTests {
     @Test("configured without an id: a new anonymous id in the provider's form, stored, no backend call")
     func newAnonymousId() async throws {
@@ -311,7 +311,7 @@ struct IdentityTests {
     }
 }
 
-@Suite("In-memory cache")
+@Suite("In-memory cache", .timeLimit(.minutes(5)))
 struct InMemoryCacheTests {
     @Test("entries are keyed by the id's bytes: canonically equivalent ids do not share an entry")
     func keyedByBytes() async {

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client logging")
+@Suite("Client logging", .timeLimit(.minutes(5)))
 struct LoggingTests {
     @Test("the client logs what it does through EntitlementLogger, and never an app user id or a receipt")
     func nothingSecret() async throws {

@@ -8,7 +8,9 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         case snapshot, logIn, sync, purchase
     }
 
-    let provider = ProviderID.revenueCat
+    /// RevenueCat (ids `$RCAnonymousID:…`) unless made as Qonversion (`QON_…`).
+    let provider: ProviderID
+    let storageNamespace: String
     private let time: TestTime
 
     // Guards every stored property below.
@@ -20,6 +22,7 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
     private var receipts: [String: [String: Date?]] = [:]
     private var callCounts: [Operation: Int] = [:]
     private var askedIds: [String] = []
+    private var logInOriginIds: [String] = []
     private var failure: EntitlementClientError?
     private var anonymousCounter = 0
     private var isHoldingFetches = false
@@ -28,8 +31,11 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
     /// One element per fetch that arrived while fetches are held.
     let heldArrivals: AsyncStream<Void>
 
-    init(time: TestTime) {
+    /// A backend; `namespace` `nil` is the provider's default (its raw value).
+    init(time: TestTime, provider: ProviderID = .revenueCat, namespace: String? = nil) {
         self.time = time
+        self.provider = provider
+        storageNamespace = namespace ?? provider.rawValue
         (heldArrivals, arrivals) = AsyncStream<Void>.makeStream()
     }
 
@@ -75,6 +81,11 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         lock.withLock { askedIds }
     }
 
+    /// The `from` id of every logIn, in order.
+    var logInOrigins: [String] {
+        lock.withLock { logInOriginIds }
+    }
+
     func isKnown(_ appUserId: String) -> Bool {
         lock.withLock { customers[Array(appUserId.utf8)] != nil }
     }
@@ -101,11 +112,12 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
             return anonymousCounter
         }
         let hex = String(number, radix: 16)
-        return "$RCAnonymousID:" + String(repeating: "0", count: 32 - hex.count) + hex
+        let prefix = provider == .qonversion ? "QON_" : "$RCAnonymousID:"
+        return prefix + String(repeating: "0", count: 32 - hex.count) + hex
     }
 
     func isAnonymous(_ appUserId: String) -> Bool {
-        AppUserIdCheck(appUserId).anonymousForm == .revenueCat
+        AppUserIdCheck(appUserId).anonymousForm == (provider == .qonversion ? .qonversion : .revenueCat)
     }
 
     func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
@@ -124,6 +136,7 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         -> LogInResult
     {
         try begin(.logIn, newAppUserId) {
+            logInOriginIds.append(currentAppUserId)
             let created = customers[Array(newAppUserId.utf8)] == nil
             if created {
                 // An anonymous customer logging in to a new id keeps its purchases (aliasing).

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Client trusted instant: max(device now, server now, floor)")
+@Suite("Client trusted instant: max(device now, server now, floor)", .timeLimit(.minutes(5)))
 struct TrustedInstantTests {
     private let start = instant("2025-01-01T00:00:00Z")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The client keeps the current customer's fresh entry in memory and only moves the last answer to the
 /// new trusted instant: these are the rules that keeps honest.
-@Suite("Client warm checks from memory")
+@Suite("Client warm checks from memory", .timeLimit(.minutes(5)))
 struct WarmCheckTests {
     @Test("an expiry crossed between two checks from memory lapses, offline, and the streams are offered it")
     func expiryBetweenWarmChecksLapses() async throws {

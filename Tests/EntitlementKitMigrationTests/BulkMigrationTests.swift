@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("BulkMigration and OrderedLineProcessor: streaming, ordered, parallel")
+@Suite("BulkMigration and OrderedLineProcessor: streaming, ordered, parallel", .timeLimit(.minutes(5)))
 struct BulkMigrationTests {
     let decoder = SnapshotDecoder(adapters: [ToyAdapter()])
 

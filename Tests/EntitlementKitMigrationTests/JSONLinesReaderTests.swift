@@ -2,7 +2,7 @@ import EntitlementKitMigration
 import Foundation
 import Testing
 
-@Suite("JSONLinesReader: bounded-memory line splitting")
+@Suite("JSONLinesReader: bounded-memory line splitting", .timeLimit(.minutes(5)))
 struct JSONLinesReaderTests {
     /// Feeds `text` in blocks of `blockSize` bytes, to exercise lines that straddle blocks.
     func lines(_ text: String, blockSize: Int = 3, maximumLineLength: Int = 1 << 20) throws -> [JSONLine] {

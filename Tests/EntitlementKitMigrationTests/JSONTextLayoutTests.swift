@@ -2,7 +2,7 @@ import EntitlementKitMigration
 import Foundation
 import Testing
 
-@Suite("JSONTextLayout: one document or JSON Lines")
+@Suite("JSONTextLayout: one document or JSON Lines", .timeLimit(.minutes(5)))
 struct JSONTextLayoutTests {
     func multiLine(_ text: String) -> Bool { JSONTextLayout.startsWithMultiLineDocument(Data(text.utf8)) }
     func jsonLines(_ text: String) -> Bool { JSONTextLayout.isJSONLines(Data(text.utf8)) }

@@ -3,7 +3,7 @@ import EntitlementKitMigration
 import Foundation
 import Testing
 
-@Suite("Parity: joining two exports on appUserId")
+@Suite("Parity: joining two exports on appUserId", .timeLimit(.minutes(5)))
 struct ParityTests {
     let decoder = SnapshotDecoder(adapters: [ToyAdapter()])
 

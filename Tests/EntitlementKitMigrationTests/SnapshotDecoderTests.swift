@@ -3,7 +3,7 @@ import EntitlementKitMigration
 import Foundation
 import Testing
 
-@Suite("SnapshotDecoder: format detection, unified input, JSON Lines envelopes")
+@Suite("SnapshotDecoder: format detection, unified input, JSON Lines envelopes", .timeLimit(.minutes(5)))
 struct SnapshotDecoderTests {
     let decoder = SnapshotDecoder(adapters: [ToyAdapter()])
     let now = TestValues.now

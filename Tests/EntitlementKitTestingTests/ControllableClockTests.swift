@@ -3,7 +3,7 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("ControllableClock: a device's wall clock and monotonic clock, moved by the test")
+@Suite("ControllableClock: a device's wall clock and monotonic clock, moved by the test", .timeLimit(.minutes(5)))
 struct ControllableClockTests {
     let start = RFC3339.date(from: "2025-01-31T00:00:00Z") ?? .distantPast
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The \"Testing your paywall logic\" article shows the files its example test runs")
+@Suite("The \"Testing your paywall logic\" article shows the files its example test runs", .timeLimit(.minutes(5)))
 struct DocumentationExampleTests {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let article = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()

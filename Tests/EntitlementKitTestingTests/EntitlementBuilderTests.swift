@@ -3,7 +3,7 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("Builders: test values with the states a paywall must handle, no JSON")
+@Suite("Builders: test values with the states a paywall must handle, no JSON", .timeLimit(.minutes(5)))
 struct EntitlementBuilderTests {
     let now = RFC3339.date(from: "2025-06-15T12:00:00Z") ?? .distantPast
 

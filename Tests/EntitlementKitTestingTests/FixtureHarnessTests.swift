@@ -6,7 +6,7 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("Fixture harness: an adapter against a directory of responses and expected snapshots")
+@Suite("Fixture harness: an adapter against a directory of responses and expected snapshots", .timeLimit(.minutes(5)))
 struct FixtureHarnessTests {
     @Test func theBundledFixturesPass() throws {
         let revenueCat = try #require(FixtureCatalog.directory(provider: .revenueCat))

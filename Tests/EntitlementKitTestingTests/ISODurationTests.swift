@@ -3,7 +3,9 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("ISO 8601 durations: calendar months in UTC with the day clamped, fixed days and times, negatives")
+@Suite(
+    "ISO 8601 durations: calendar months in UTC with the day clamped, fixed days and times, negatives",
+    .timeLimit(.minutes(5)))
 struct ISODurationTests {
     static func date(_ text: String) -> Date {
         RFC3339.date(from: text) ?? .distantPast

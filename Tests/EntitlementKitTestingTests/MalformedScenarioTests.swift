@@ -3,7 +3,7 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("Malformed scenario files are refused with a located error naming the step and key")
+@Suite("Malformed scenario files are refused with a located error naming the step and key", .timeLimit(.minutes(5)))
 struct MalformedScenarioTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let rule: String

@@ -3,7 +3,9 @@ import EntitlementKitTesting
 import Foundation
 import Testing
 
-@Suite("A wrong expectation fails, naming the file, the provider, the step, the action and the key")
+@Suite(
+    "A wrong expectation fails, naming the file, the provider, the step, the action and the key",
+    .timeLimit(.minutes(5)))
 struct WrongExpectationTests {
     /// `Stories/wrong-created.json` is `login-anonymous-to-new-id.json` with step 3 expecting
     /// `created: false` (written by hand, not derived by code).

@@ -4,7 +4,7 @@ import Testing
 
 /// Access is computed from stored facts (expiry, the revoked bit, the instant), so no change to a snapshot
 /// or an entitlement, and no re-evaluation at any instant, can leave `isActive` disagreeing with them.
-@Suite("Access follows the facts")
+@Suite("Access follows the facts", .timeLimit(.minutes(5)))
 struct AccessFollowsFactsTests {
     /// Before every expiry.
     let early = instant("2025-05-01T00:00:00Z")

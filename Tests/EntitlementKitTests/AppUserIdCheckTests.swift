@@ -1,7 +1,7 @@
 import EntitlementKit
 import Testing
 
-@Suite("AppUserIdCheck: usable app user ids")
+@Suite("AppUserIdCheck: usable app user ids", .timeLimit(.minutes(5)))
 struct AppUserIdCheckTests {
     @Test(arguments: [
         "alice", "user_123", "5f1c6a0e-2b7d-4c1e-9a53-3e2c1d0b9f77", "QON_test_uid_42",

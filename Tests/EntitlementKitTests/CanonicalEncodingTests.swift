@@ -3,7 +3,7 @@ import EntitlementKitFixtures
 import Foundation
 import Testing
 
-@Suite("Canonical snapshot JSON")
+@Suite("Canonical snapshot JSON", .timeLimit(.minutes(5)))
 struct CanonicalEncodingTests {
     @Test("encoding matches the hand-written golden file byte for byte")
     func matchesGoldenFile() throws {

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("The unified activity rule")
+@Suite("The unified activity rule", .timeLimit(.minutes(5)))
 struct EvaluationRuleTests {
     let expiry = instant("2025-06-01T12:00:00Z")
 

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Strict JSON parsing")
+@Suite("Strict JSON parsing", .timeLimit(.minutes(5)))
 struct JSONParserTests {
     func error(parsing text: String) -> DocumentError? {
         do {

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("RFC 3339 dates")
+@Suite("RFC 3339 dates", .timeLimit(.minutes(5)))
 struct RFC3339Tests {
     @Test(
         "refuses what is not an internet date-time",

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("SnapshotDiff: access first, then fields")
+@Suite("SnapshotDiff: access first, then fields", .timeLimit(.minutes(5)))
 struct SnapshotDiffTests {
     /// Small snapshots built by hand (kept in this file: the directory's shared support belongs to the model tests).
     enum T {

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Asking a snapshot what the customer may use")
+@Suite("Asking a snapshot what the customer may use", .timeLimit(.minutes(5)))
 struct SnapshotQueryTests {
     @Test("lookup, active and all")
     func queries() {

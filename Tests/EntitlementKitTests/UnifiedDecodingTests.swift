@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("Reading unified snapshots strictly")
+@Suite("Reading unified snapshots strictly", .timeLimit(.minutes(5)))
 struct UnifiedDecodingTests {
     /// The golden snapshot's JSON with one change applied at `path`.
     func goldenJSON(setting path: [String], to value: JSONValue?) -> Data {

@@ -9,7 +9,7 @@ import Testing
 /// The direct canonical encoder (`canonicalJSON`, `canonicalJSONData`) writes exactly the bytes the
 /// general writer gives for the snapshot's `jsonValue` tree: on every fixture and on generated snapshots
 /// full of strings that need escapes, non-ASCII text, fractional and far-out dates and unlisted values.
-@Suite struct CanonicalEncoderTests {
+@Suite(.timeLimit(.minutes(5))) struct CanonicalEncoderTests {
     private static let decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
     private static let now = Date(millisecondsSince1970: 1_748_779_200_000)  // 2025-06-01T12:00:00Z
 

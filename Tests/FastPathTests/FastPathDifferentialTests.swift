@@ -10,7 +10,7 @@ import Testing
 /// error on every fixture, wrapped and bare, and on deterministic mutations of them: deleted, inserted
 /// and replaced bytes, so every kind of malformed input (truncation, stray quotes, bad UTF-8, duplicate
 /// keys, wrong types) reaches both paths.
-@Suite struct FastPathDifferentialTests {
+@Suite(.timeLimit(.minutes(5))) struct FastPathDifferentialTests {
     private static let adapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter()]
     private static let now = Date(millisecondsSince1970: 1_757_930_400_000)  // 2025-09-15T10:00:00Z
 

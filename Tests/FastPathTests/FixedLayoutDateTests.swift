@@ -7,7 +7,7 @@ import Testing
 /// The fast reader parses dates of the layouts `YYYY-MM-DDTHH:MM:SSZ` and `…SS.sssZ` in place, and leaves
 /// every other spelling to the general RFC 3339 parser. Both must agree on every date: the edges of the
 /// calendar and of the supported years, impossible values, and near-misses of the two layouts.
-@Suite struct FixedLayoutDateTests {
+@Suite(.timeLimit(.minutes(5))) struct FixedLayoutDateTests {
     private static let now = Date(millisecondsSince1970: 1_757_930_400_000)  // 2025-09-15T10:00:00Z
 
     private static let dates = [

@@ -11,7 +11,7 @@ import Testing
 /// at each place where the fast reader must give up, and deterministic byte mutations of all of them —
 /// through `QonversionAdapter.snapshot(from: Data)` and through the bulk decoder, bare and in envelopes,
 /// with the format named and detected. And the fast reader really answers for the ordinary documents.
-@Suite struct QonversionFastPathTests {
+@Suite(.timeLimit(.minutes(5))) struct QonversionFastPathTests {
     private static let adapter = QonversionAdapter()
     private static let now = Date(millisecondsSince1970: 1_757_930_400_000)  // 2025-09-15T10:00:00Z
 

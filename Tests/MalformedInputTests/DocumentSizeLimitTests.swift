@@ -6,7 +6,7 @@ import Testing
 /// A whole document is read up to `BoundedDocumentReader.defaultMaximumDocumentLength` and no further:
 /// a larger file is refused from its size, an endless input after one byte past the limit — a located
 /// error, exit 65 from the tool, never unbounded memory or a hang.
-@Suite struct DocumentSizeLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct DocumentSizeLimitTests {
     private static func scratchDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("size-limit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

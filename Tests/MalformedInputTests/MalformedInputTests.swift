@@ -9,7 +9,7 @@ import Testing
 
 /// Every document in `Fixtures/malformed` fails with exactly the located error written next to it, in the
 /// library and in the command-line tool, and grants nothing.
-@Suite struct MalformedInputTests {
+@Suite(.timeLimit(.minutes(5))) struct MalformedInputTests {
     /// The instant documents are judged at; no malformed document gets far enough for it to matter.
     static let instant = Date(timeIntervalSince1970: 1_748_779_200)  // 2025-06-01T12:00:00Z
 

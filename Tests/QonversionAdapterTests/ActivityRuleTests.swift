@@ -3,7 +3,7 @@ import EntitlementKitQonversion
 import Testing
 
 /// Access is Qonversion's flag **and** the unified date rule, in every shape.
-@Suite("Activity: flag and date")
+@Suite("Activity: flag and date", .timeLimit(.minutes(5)))
 struct ActivityRuleTests {
     @Test(
         "v1: flag 1/0 (or true/false) and the expiry decide together",

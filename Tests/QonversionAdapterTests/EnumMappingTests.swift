@@ -3,7 +3,7 @@ import EntitlementKitQonversion
 import Testing
 
 /// Every raw value Qonversion documents, both SDK spellings where they disagree, and the fallbacks.
-@Suite("Enum mapping")
+@Suite("Enum mapping", .timeLimit(.minutes(5)))
 struct EnumMappingTests {
     func entitlement(_ extra: String) throws -> Entitlement {
         try #require(try qonversionSnapshot(launchResult(permission: premium(extra: extra)))["premium"])

@@ -3,7 +3,7 @@ import EntitlementKitQonversion
 import Testing
 
 /// Fail closed: every refusal is a located ``DocumentError`` with the exact path, never a snapshot.
-@Suite("Failures")
+@Suite("Failures", .timeLimit(.minutes(5)))
 struct FailureTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

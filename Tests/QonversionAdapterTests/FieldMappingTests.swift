@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The spec's field table, one shape at a time.
-@Suite("Field mapping")
+@Suite("Field mapping", .timeLimit(.minutes(5)))
 struct FieldMappingTests {
     @Test func launchResultEnvelope() throws {
         let json = """

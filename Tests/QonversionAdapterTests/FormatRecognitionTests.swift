@@ -2,7 +2,7 @@ import EntitlementKit
 import EntitlementKitQonversion
 import Testing
 
-@Suite("Recognising Qonversion documents")
+@Suite("Recognising Qonversion documents", .timeLimit(.minutes(5)))
 struct FormatRecognitionTests {
     let adapter = QonversionAdapter()
 

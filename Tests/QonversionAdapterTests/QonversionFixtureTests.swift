@@ -6,7 +6,7 @@ import Testing
 /// Every `Fixtures/qonversion` pair, through the shared harness: the snapshot must match the
 /// hand-written expectation field by field, and malformed documents must fail with the stated kind
 /// and path.
-@Suite("Qonversion fixtures")
+@Suite("Qonversion fixtures", .timeLimit(.minutes(5)))
 struct QonversionFixtureTests {
     static let scenarios = (try? FixtureCatalog.scenarios(provider: .qonversion)) ?? []
 

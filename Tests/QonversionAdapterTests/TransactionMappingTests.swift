@@ -3,7 +3,7 @@ import EntitlementKitQonversion
 import Testing
 
 /// `store_transactions`: order, and the fields taken from the latest one.
-@Suite("Transactions")
+@Suite("Transactions", .timeLimit(.minutes(5)))
 struct TransactionMappingTests {
     func entitlement(transactions: [String]) throws -> Entitlement {
         let list = transactions.joined(separator: ", ")

@@ -5,7 +5,7 @@ import Testing
 /// A cache write interrupted at any point leaves the old entry or the new one — never a file that
 /// grants anything else. The directory cache writes a temporary file, syncs it and renames it over the
 /// old one; its own tests cover a damaged entry file. These cover the crash itself.
-@Suite struct CacheCrashSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct CacheCrashSafetyTests {
     static let base = Date(timeIntervalSince1970: 1_750_000_000)
 
     static func entry(_ number: Int, for id: String) -> EntitlementCacheEntry {
@@ -50,10 +50,12 @@ import Testing
             let reopened = try DirectoryEntitlementCache(directory: directory)
             #expect(await reopened.entry(for: id) == old, "torn temporary file of \(length) bytes")
         }
+        // A temporary file whose writer cannot be told is left alone: it may be another process's write in
+        // progress (the cache's own tests cover removing an ended writer's).
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasPrefix(".tmp")
         }
-        #expect(leftovers.isEmpty)
+        #expect(leftovers == [".tmp-crash"])
     }
 
     @Test func aTornFileAfterTheRenameIsTheNewEntryOrNothing() async throws {

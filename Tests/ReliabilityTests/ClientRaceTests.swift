@@ -4,7 +4,7 @@ import Testing
 
 /// Thousands of concurrent checks, logIns, logOuts, purchases and invalidations on one client (run under
 /// ThreadSanitizer in CI). The backend numbers every answer, so the test can tell whose it is and how new.
-@Suite struct ClientRaceTests {
+@Suite(.timeLimit(.minutes(5))) struct ClientRaceTests {
     static let customers = ["alice", "bob", "carol"]
     static let operationsPerWorker = 250
     static let workers = 8

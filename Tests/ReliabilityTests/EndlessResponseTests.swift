@@ -9,7 +9,7 @@ import Testing
 /// A server that never stops sending — no `Content-Length`, or chunks without a last one — is cut off at
 /// the provider's size cap with a typed error, once (a response that large is not retried), and the call
 /// returns: it neither buffers without end nor hangs.
-@Suite struct EndlessResponseTests {
+@Suite(.timeLimit(.minutes(5))) struct EndlessResponseTests {
     static let cap = 64 * 1024
 
     static let connection = HTTPConnectionOptions(

@@ -8,7 +8,7 @@ import Testing
 
 /// App user ids chosen to escape the request path: each is either refused before the network or sent as
 /// exactly one percent-encoded path segment (asserted on what the loopback server received).
-@Suite struct HostileIdTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileIdTests {
     /// Id → the request target RevenueCat must receive (hand-encoded: UTF-8 bytes outside `A–Z a–z 0–9 - . _ ~`
     /// as `%XX`, and `.`/`..` alone encoded so no server resolves them as directories).
     static let encoded: [(id: String, target: String)] = [
@@ -71,7 +71,7 @@ struct NoWait: RetrySleeper {
 /// Qonversion carries app user ids in JSON bodies, never in the path: whatever an id holds, the calls go to
 /// exactly `POST /v2/identities` then `POST /v1/user/init`, and the body carries the id unchanged (asserted
 /// on what the loopback server received). Ids no backend takes are refused before the network.
-@Suite struct QonversionHostileIdTests {
+@Suite(.timeLimit(.minutes(5))) struct QonversionHostileIdTests {
     static let userId = "QON_0c1d2e3f40516273849a5b6c7d8e9f01"
 
     /// Two calls per id and many ids at once: a connection the loaded machine drops is retried (the

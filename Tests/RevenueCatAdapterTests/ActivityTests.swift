@@ -5,7 +5,7 @@ import Testing
 
 /// isActive and expirationDate come from the entitlement's own `expires_date`, judged at the given
 /// instant by the core's inclusive rule.
-@Suite("Activity at an instant")
+@Suite("Activity at an instant", .timeLimit(.minutes(5)))
 struct ActivityTests {
     static let expiry = "2025-10-03T12:00:05Z"
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The customer-level answers: product keys (`product:baseplan`), activity, purchase and expiry dates.
-@Suite("Customer info")
+@Suite("Customer info", .timeLimit(.minutes(5)))
 struct CustomerInfoTests {
     /// An App Store monthly (active), a Google base-plan subscription (active), an expired yearly, a
     /// subscription without expiry, and two one-time products (one with an empty list).

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// What the adapter accepts, where it is tolerant, and the exact located error for everything else.
-@Suite("Reading the document")
+@Suite("Reading the document", .timeLimit(.minutes(5)))
 struct DocumentReadingTests {
     // MARK: Identity
 

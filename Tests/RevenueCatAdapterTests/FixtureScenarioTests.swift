@@ -6,7 +6,7 @@ import Testing
 
 /// Every `Fixtures/revenuecat` pair through the shared verifier: the adapter's snapshot must equal the
 /// hand-written expectation field by field, or fail with exactly the expected kind and path.
-@Suite("RevenueCat fixtures")
+@Suite("RevenueCat fixtures", .timeLimit(.minutes(5)))
 struct FixtureScenarioTests {
     static let scenarios: [FixtureScenario] = (try? FixtureCatalog.scenarios(provider: .revenueCat)) ?? []
 

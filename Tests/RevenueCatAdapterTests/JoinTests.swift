@@ -5,7 +5,7 @@ import Testing
 
 /// The entitlement ↔ purchase join: subscriptions, else the last one-time purchase; a one-time
 /// purchase wins a key collision; bare product ids; orphans left out.
-@Suite("Entitlement ↔ purchase join")
+@Suite("Entitlement ↔ purchase join", .timeLimit(.minutes(5)))
 struct JoinTests {
     @Test("an entitlement joins the subscription its product_identifier names")
     func joinsSubscription() throws {

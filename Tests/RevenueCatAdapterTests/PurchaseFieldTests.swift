@@ -5,7 +5,7 @@ import Testing
 
 /// Renew state, period, store, ownership, grant type, sandbox and the purchase dates, each from its
 /// RevenueCat rule.
-@Suite("Purchase fields")
+@Suite("Purchase fields", .timeLimit(.minutes(5)))
 struct PurchaseFieldTests {
     // MARK: Renew state
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The README's quick start, run on a bundled response, so the example keeps compiling and stays true.
-@Suite("README quick start")
+@Suite("README quick start", .timeLimit(.minutes(5)))
 struct ReadmeQuickStartTests {
     @Test func quickStartAnswersAsTheReadmeSays() throws {
         let body = try FixtureCatalog.scenario(provider: .revenueCat, name: "active-monthly").document()

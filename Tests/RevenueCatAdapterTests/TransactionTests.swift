@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The transaction synthesized per entitlement, and the flattened one-time purchases.
-@Suite("Transactions")
+@Suite("Transactions", .timeLimit(.minutes(5)))
 struct TransactionTests {
     @Test(
         "the synthesized transaction's type",

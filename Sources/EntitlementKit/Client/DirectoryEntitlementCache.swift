@@ -12,12 +12,24 @@ import Foundation
 /// container on Apple platforms, so an extension reads what the app wrote), plus one file for the
 /// device (the stored app user id and the trusted-instant floor).
 ///
+/// - **Per backend.** ``EntitlementClient`` keeps its files in a subdirectory named after its provider's
+///   ``EntitlementProvider/storageNamespace`` (``partition(for:)``): two clients for two backends, or two
+///   projects of one backend, share the directory but never an id, an entry or a floor. Files a version
+///   before namespaces wrote at the top of the directory are still read, as the provider that wrote
+///   them: an entry whose snapshot is that provider's, and the stored id when it is that provider's
+///   (its anonymous form, or its entry is that provider's); the old floor still raises the floor. They
+///   are never moved or rewritten; new writes go to the subdirectory.
+/// - **Shared by processes.** An app and its extensions may open the same directory. The stored id and
+///   the floor are read from disk on every call and changed under an exclusive lock on disk
+///   (read-modify-write), so one process never writes back another's stale copy; the floor is never
+///   lowered. Entry files need no lock: each write replaces a whole file atomically.
 /// - File names never contain the app user id: an entry is `entry-<SHA-256 of the id's UTF-8>.cache`, so
 ///   any id (`../x`, `a/b`, 100 emoji, NUL) is a safe name of fixed length, and the id is not readable
 ///   from a directory listing. The file holds the id itself, checked on every read.
 /// - Writes are atomic: a temporary file in the same directory, written whole, `fsync`ed, renamed over
 ///   the old file, then the directory `fsync`ed so the rename survives a power cut. A reader sees the
-///   old file or the new one, never half of one.
+///   old file or the new one, never half of one. Opening a cache removes only the temporary files of
+///   processes that have ended.
 /// - A file holds a schema header, a SHA-256 digest of its payload, and the payload: the app user id,
 ///   `writtenAt`, the newest server time, the stale mark, and the snapshot in the unified JSON form.
 ///   A file that is truncated, has any byte changed, is of another schema, or belongs to another
@@ -28,30 +40,55 @@ import Foundation
 /// link, not a directory, writable by other users, or owned by another user: whoever can write there
 /// could plant an entry. It is created (0700) when missing.
 public actor DirectoryEntitlementCache: EntitlementCache {
-    /// Files larger than this are not read (a cache entry is a few kilobytes).
-    static let maximumFileSize = 4 << 20
+    /// Files larger than this are not read (a cache file is a few kilobytes).
+    static let maximumFileSize = CacheDirectoryFiles.maximumFileSize
     private static let deviceFileName = "device.cache"
-    private static let temporaryPrefix = ".tmp-"
+
+    /// What a namespace reads from the top of the directory, written before namespaces existed.
+    private struct Legacy: Sendable {
+        let files: CacheDirectoryFiles
+        let provider: ProviderID
+        let isAnonymous: @Sendable (String) -> Bool
+    }
 
     /// The directory the files live in.
     public nonisolated let directory: URL
-    private let directoryPath: String
+    private let files: CacheDirectoryFiles
+    private let legacy: Legacy?
     private let logger: EntitlementLogger
-    private var device: CacheFileFormat.DeviceState?
 
     /// Opens (creating when missing) the cache in `directory`, refusing an unsafe one, and removes
-    /// temporary files a crash may have left.
+    /// temporary files that crashed writers left.
     public init(directory: URL, logger: EntitlementLogger = .disabled) throws(EntitlementCacheError) {
-        var path = directory.path
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        try Self.prepare(path)
+        try self.init(directory: directory, logger: logger, writeStageObserver: nil)
+    }
+
+    /// The same, calling `writeStageObserver` at each stage of every write (a crash test stops there).
+    package init(
+        directory: URL, logger: EntitlementLogger = .disabled,
+        writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
+    ) throws(EntitlementCacheError) {
+        let files = CacheDirectoryFiles(path: directory.path, writeStageObserver: writeStageObserver)
+        try Self.prepare(files.path)
         self.directory = directory
-        directoryPath = path
+        self.files = files
         self.logger = logger
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        where name.hasPrefix(Self.temporaryPrefix) {
-            _ = unlink(path + "/" + name)
+        legacy = nil
+        files.removeAbandonedTemporaryFiles()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: files.path)) ?? []
+        where !name.hasPrefix(".") && !name.hasSuffix(".cache") {
+            CacheDirectoryFiles(path: files.path + "/" + name).removeAbandonedTemporaryFiles()
         }
+    }
+
+    private init(namespaceOf parent: DirectoryEntitlementCache, provider: any EntitlementProvider) {
+        let name = Self.directoryName(forNamespace: provider.storageNamespace)
+        directory = parent.directory.appendingPathComponent(name, isDirectory: true)
+        files = CacheDirectoryFiles(
+            path: parent.files.path + "/" + name, writeStageObserver: parent.files.writeStageObserver)
+        legacy = Legacy(
+            files: parent.files, provider: provider.provider, isAnonymous: { [provider] in provider.isAnonymous($0) })
+        logger = parent.logger
     }
 
     /// The file name of `appUserId`'s entry: `entry-` + the SHA-256 of its UTF-8 bytes in lowercase hex.
@@ -59,137 +96,107 @@ public actor DirectoryEntitlementCache: EntitlementCache {
         "entry-" + SHA256.hexDigest(of: Array(appUserId.utf8)) + ".cache"
     }
 
+    /// The subdirectory a namespace's files live in: the namespace itself when it is a plain name
+    /// (letters, digits, `.`, `_`, `-`, at most 100, not starting with `.`), else `namespace-` + the
+    /// SHA-256 of its UTF-8 in lowercase hex, so no namespace can name a path outside the directory.
+    public nonisolated static func directoryName(forNamespace namespace: String) -> String {
+        let isPlain =
+            !namespace.isEmpty && namespace.utf8.count <= 100 && !namespace.hasPrefix(".")
+            && namespace.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+        return isPlain ? namespace : "namespace-" + SHA256.hexDigest(of: Array(namespace.utf8))
+    }
+
     // MARK: EntitlementCache
+
+    /// The cache of `provider`'s namespace: the subdirectory ``directoryName(forNamespace:)`` of
+    /// `provider.storageNamespace`, created on its first write, reading what this directory held before
+    /// namespaces as described above.
+    public nonisolated func partition(for provider: any EntitlementProvider) -> any EntitlementCache {
+        DirectoryEntitlementCache(namespaceOf: self, provider: provider)
+    }
 
     /// The entry for `appUserId`, or `nil` when there is none or its file cannot be trusted.
     public func entry(for appUserId: String) -> EntitlementCacheEntry? {
         let name = Self.entryFileName(for: appUserId)
-        guard let data = readFile(name) else { return nil }
-        guard let entry = CacheFileFormat.entry(from: data, for: appUserId) else {
-            logger.log(.warning, "cache: an entry file is damaged, of another schema or another customer's; ignored")
-            return nil
+        if let data = files.readFile(name) {
+            guard let entry = CacheFileFormat.entry(from: data, for: appUserId) else {
+                logger.log(
+                    .warning, "cache: an entry file is damaged, of another schema or another customer's; ignored")
+                return nil
+            }
+            return entry
         }
-        return entry
+        return legacyEntry(for: appUserId)
     }
 
     /// Writes `appUserId`'s entry atomically.
     public func store(_ entry: EntitlementCacheEntry, for appUserId: String) throws(EntitlementCacheError) {
-        try writeFile(CacheFileFormat.entryFile(entry, for: appUserId), to: Self.entryFileName(for: appUserId))
+        try files.writeFile(CacheFileFormat.entryFile(entry, for: appUserId), to: Self.entryFileName(for: appUserId))
     }
 
-    /// Deletes `appUserId`'s entry file.
+    /// Deletes `appUserId`'s entry file (and the one written before namespaces, when it is this provider's).
     public func removeEntry(for appUserId: String) {
-        removeFile(Self.entryFileName(for: appUserId))
+        let name = Self.entryFileName(for: appUserId)
+        files.removeFile(name)
+        if let legacy, legacyEntry(for: appUserId) != nil { legacy.files.removeFile(name) }
     }
 
-    /// The stored app user id.
+    /// The stored app user id, read from disk.
     public func storedAppUserId() -> String? {
-        loadDevice().appUserId
+        if let stored = readDevice(files)?.appUserId { return stored }
+        guard let legacy, let stored = readDevice(legacy.files)?.appUserId else { return nil }
+        // Written before namespaces, by whichever provider the app used then: taken only when it is
+        // recognisably this provider's.
+        return legacy.isAnonymous(stored) || legacyEntry(for: stored) != nil ? stored : nil
     }
 
-    /// Stores the app user id (atomically, with the floor).
+    /// Stores the app user id, under the lock on disk (the floor on disk is kept as it is).
     public func storeAppUserId(_ appUserId: String) throws(EntitlementCacheError) {
-        var state = loadDevice()
-        state.appUserId = appUserId
-        try saveDevice(state)
-    }
-
-    /// The stored trusted-instant floor.
-    public func trustedFloor() -> Date? {
-        loadDevice().trustedFloor
-    }
-
-    /// Stores the trusted-instant floor (atomically, with the app user id).
-    public func storeTrustedFloor(_ floor: Date) throws(EntitlementCacheError) {
-        var state = loadDevice()
-        state.trustedFloor = floor
-        try saveDevice(state)
-    }
-
-    // MARK: Device file
-
-    private func loadDevice() -> CacheFileFormat.DeviceState {
-        if let device { return device }
-        var state = CacheFileFormat.DeviceState()
-        if let data = readFile(Self.deviceFileName) {
-            if let stored = CacheFileFormat.deviceState(from: data) {
-                state = stored
-            } else {
-                logger.log(.warning, "cache: the device file is damaged or of another schema; ignored")
-            }
+        try files.withLock { () throws(EntitlementCacheError) in
+            var state = readDevice(files) ?? CacheFileFormat.DeviceState()
+            state.appUserId = appUserId
+            try files.writeFile(CacheFileFormat.deviceFile(state), to: Self.deviceFileName)
         }
-        device = state
-        return state
     }
 
-    private func saveDevice(_ state: CacheFileFormat.DeviceState) throws(EntitlementCacheError) {
-        try writeFile(CacheFileFormat.deviceFile(state), to: Self.deviceFileName)
-        device = state
+    /// The stored trusted-instant floor, read from disk.
+    public func trustedFloor() -> Date? {
+        [readDevice(files)?.trustedFloor, legacy.flatMap { readDevice($0.files)?.trustedFloor }]
+            .compactMap { $0 }.max()
+    }
+
+    /// Raises the stored floor to `floor`, under the lock on disk; a lower floor (another process's, or
+    /// an older one) leaves the stored one as it is.
+    public func storeTrustedFloor(_ floor: Date) throws(EntitlementCacheError) {
+        try files.withLock { () throws(EntitlementCacheError) in
+            var state = readDevice(files) ?? CacheFileFormat.DeviceState()
+            if let stored = state.trustedFloor, stored >= floor { return }
+            state.trustedFloor = floor
+            try files.writeFile(CacheFileFormat.deviceFile(state), to: Self.deviceFileName)
+        }
     }
 
     // MARK: Files
 
-    /// The bytes of `name`, or `nil` when it is missing, a symbolic link, not a regular file, too large or
-    /// unreadable.
-    private func readFile(_ name: String) -> Data? {
-        let descriptor = open(directoryPath + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            status.st_size <= Self.maximumFileSize
+    private func readDevice(_ files: CacheDirectoryFiles) -> CacheFileFormat.DeviceState? {
+        guard let data = files.readFile(Self.deviceFileName) else { return nil }
+        guard let state = CacheFileFormat.deviceState(from: data) else {
+            logger.log(.warning, "cache: the device file is damaged or of another schema; ignored")
+            return nil
+        }
+        return state
+    }
+
+    /// The entry written before namespaces for `appUserId`, when it is this namespace's provider's.
+    private func legacyEntry(for appUserId: String) -> EntitlementCacheEntry? {
+        guard let legacy, let data = legacy.files.readFile(Self.entryFileName(for: appUserId)),
+            let entry = CacheFileFormat.entry(from: data, for: appUserId),
+            entry.snapshot.provider == legacy.provider
         else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= Self.maximumFileSize {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return Data(bytes) }
-            bytes += buffer[0..<count]
-        }
-        return nil
-    }
-
-    /// Replaces `name` with `data` atomically and durably.
-    private func writeFile(_ data: Data, to name: String) throws(EntitlementCacheError) {
-        let temporary = directoryPath + "/" + Self.temporaryPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.failure("create a temporary file") }
-        var written = false
-        defer { if !written { _ = unlink(temporary) } }
-        do {
-            defer { close(descriptor) }
-            let bytes = [UInt8](data)
-            var offset = 0
-            while offset < bytes.count {
-                let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw Self.failure("write a temporary file") }
-                offset += count
-            }
-            guard fsync(descriptor) == 0 else { throw Self.failure("sync a temporary file") }
-        }
-        guard rename(temporary, directoryPath + "/" + name) == 0 else { throw Self.failure("rename into place") }
-        written = true
-        syncDirectory()
-    }
-
-    private func removeFile(_ name: String) {
-        if unlink(directoryPath + "/" + name) == 0 { syncDirectory() }
-    }
-
-    /// Makes a rename or removal durable. Best effort: some file systems cannot sync a directory.
-    private func syncDirectory() {
-        let descriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
-    }
-
-    private static func failure(_ action: String) -> EntitlementCacheError {
-        EntitlementCacheError(
-            .fileSystem, "could not \(action) in the cache directory: \(String(cString: strerror(errno)))")
+        return entry
     }
 
     /// Creates the directory when missing and refuses one an attacker could write to.

@@ -10,7 +10,15 @@ import Foundation
 ///
 /// Implementations: ``InMemoryEntitlementCache`` (tests, or apps that want nothing on disk) and
 /// ``DirectoryEntitlementCache`` (one file per customer in a directory the app chooses).
+///
+/// A client uses the part of the cache that ``partition(for:)`` gives for its provider, so clients of
+/// two backends (or two projects of one backend) on one store never share an id, an entry or a floor.
 public protocol EntitlementCache: Sendable {
+    /// The cache the client of `provider` uses: the part of this store that belongs to
+    /// `provider.storageNamespace`. The default is the cache itself, right for a store one client uses
+    /// (an ``InMemoryEntitlementCache`` made for it); a store that clients of several backends share
+    /// returns a part of its own per namespace (``DirectoryEntitlementCache`` does).
+    func partition(for provider: any EntitlementProvider) -> any EntitlementCache
     /// The entry stored for `appUserId`, or `nil` when there is none or it cannot be read.
     func entry(for appUserId: String) async -> EntitlementCacheEntry?
     /// Stores `entry` for `appUserId`, replacing any earlier one.
@@ -25,6 +33,11 @@ public protocol EntitlementCache: Sendable {
     func trustedFloor() async -> Date?
     /// Stores the trusted-instant floor (the client only ever raises it).
     func storeTrustedFloor(_ floor: Date) async throws(EntitlementCacheError)
+}
+
+extension EntitlementCache {
+    /// The cache itself: see ``EntitlementCache/partition(for:)``.
+    public func partition(for provider: any EntitlementProvider) -> any EntitlementCache { self }
 }
 
 /// One customer's cached answer and what the client's freshness and clock rules need about it.

@@ -23,7 +23,9 @@ public actor EntitlementClient {
     /// How often a check restarts for the new customer when the customer changes while it waits.
     private static let identityAttempts = 3
     /// The persisted floor is rewritten once the floor in use is this far ahead of it (a cache write per
-    /// answer would cost an fsync per `checkEntitlements`); the floor in use is never behind.
+    /// answer would cost an fsync per `checkEntitlements`), and at once whenever an answer's access
+    /// changes (so no relaunch with the clock turned back revives what lapsed); the floor in use is never
+    /// behind.
     private static let floorPersistStep: TimeInterval = 1
 
     private let provider: any EntitlementProvider
@@ -40,6 +42,12 @@ public actor EntitlementClient {
     private var identityGeneration = 0
     private var trustedClock: TrustedClock
     private var persistedFloor: Date?
+    /// The active entitlement ids of the last answer: when an answer's differ, the floor is persisted.
+    private var lastAccess: [String]?
+    /// Whether a logIn or logOut is under way: identity changes run one at a time, so the stored id is
+    /// always the current one whatever order they are called in.
+    private var isChangingIdentity = false
+    private var identityChangeWaiters: [CheckedContinuation<Void, Never>] = []
     /// The newest backend answer (by `requestDate`) stored for each customer in this run. Calls overlap: one
     /// that began earlier can finish later with older data, which must neither replace what a later call
     /// stored nor be shown after it.
@@ -57,7 +65,9 @@ public actor EntitlementClient {
     ///
     /// - Parameters:
     ///   - provider: the backend.
-    ///   - cache: the device's persistent storage (kept across launches).
+    ///   - cache: the device's persistent storage (kept across launches). The client uses the part of it
+    ///     that belongs to the provider's ``EntitlementProvider/storageNamespace``
+    ///     (``EntitlementCache/partition(for:)``), so clients of two backends can share one directory.
     ///   - appUserId: the customer; `nil` → the id stored in `cache` by an earlier launch, else a new
     ///     anonymous id in the provider's form. The id used is stored for the next launch. A given id is
     ///     checked first: one the backends refuse throws ``EntitlementClientError/Code/invalidAppUserId``
@@ -76,6 +86,7 @@ public actor EntitlementClient {
         logger: EntitlementLogger = .disabled
     ) async throws(EntitlementClientError) {
         if let appUserId { try Self.validate(appUserId) }
+        let cache = cache.partition(for: provider)
         let stored = await cache.storedAppUserId()
         let chosen: String
         if let appUserId {
@@ -145,6 +156,7 @@ public actor EntitlementClient {
     /// new customer.
     public func checkEntitlements(_ policy: FetchPolicy = .cachedOrFetched) async -> EntitlementCheck {
         if let answer = await warmCheck(policy) { return answer }
+        await followStoredAppUserId()
         for _ in 0..<Self.identityAttempts {
             if let answer = await check(policy, for: appUserId, generation: identityGeneration) { return answer }
             logger.log(.debug, "check \(policy): the customer changed while it ran; checking for the new one")
@@ -203,6 +215,11 @@ public actor EntitlementClient {
             guard revision == warmRevision, known.generation == identityGeneration else { return nil }
         }
         let (snapshot, accessMayDiffer) = known.answer(at: instant)
+        if accessMayDiffer {
+            let revision = warmRevision
+            await persistFloorIfAccessChanged(snapshot)
+            guard revision == warmRevision, known.generation == identityGeneration else { return nil }
+        }
         if accessMayDiffer || !(known.offeredVersion.map(broadcaster.isUnchanged(since:)) ?? false) {
             known.offeredVersion = broadcaster.publish(snapshot)
         }
@@ -258,6 +275,8 @@ public actor EntitlementClient {
         let instant = await trustedInstant()
         guard generation == identityGeneration else { return nil }
         let evaluated = newer(snapshot, for: id).evaluated(at: instant)
+        await persistFloorIfAccessChanged(evaluated)
+        guard generation == identityGeneration else { return nil }
         broadcaster.publish(evaluated)
         return EntitlementCheck(snapshot: evaluated, source: source, error: error)
     }
@@ -303,6 +322,8 @@ public actor EntitlementClient {
     public func logIn(_ newAppUserId: String) async throws(EntitlementClientError) -> LogInResult {
         let trimmed = newAppUserId.trimmingCharacters(in: .whitespacesAndNewlines)
         try Self.validate(trimmed)
+        await beginIdentityChange()
+        defer { endIdentityChange() }
         let current = appUserId
         let generation = identityGeneration
         if trimmed.isSameAppUserId(as: current) {
@@ -346,6 +367,8 @@ public actor EntitlementClient {
     /// call. Throws ``EntitlementClientError/Code/alreadyAnonymous`` when the current customer is
     /// anonymous.
     public func logOut() async throws(EntitlementClientError) {
+        await beginIdentityChange()
+        defer { endIdentityChange() }
         guard !isAnonymous else {
             throw EntitlementClientError(.alreadyAnonymous, "logOut: the current customer is already anonymous")
         }
@@ -358,6 +381,37 @@ public actor EntitlementClient {
         await dropEntries(for: [previous])
         await persistAppUserId(newId)
         logger.log(.info, "logOut: switched to a new anonymous customer")
+    }
+
+    /// Takes the stored app user id as the current one when another process sharing the cache (the app
+    /// or one of its extensions) changed it with a logIn or logOut: the next full check after that
+    /// answers for the customer the device now belongs to. A warm check (a fresh entry in memory) does
+    /// not read the cache, so it follows once the entry is no longer fresh or after ``invalidateCache()``.
+    private func followStoredAppUserId() async {
+        guard !isChangingIdentity else { return }
+        let generation = identityGeneration
+        guard let stored = await cache.storedAppUserId(), generation == identityGeneration, !isChangingIdentity,
+            !stored.isSameAppUserId(as: appUserId), AppUserIdCheck(stored).backendRefusal == nil
+        else { return }
+        identityGeneration += 1
+        broadcaster.forgetCurrent()
+        appUserId = stored
+        setWarm(nil)
+        logger.log(.info, "another process changed the customer; this client follows")
+    }
+
+    /// Waits until no other logIn or logOut is under way, then marks one as under way.
+    private func beginIdentityChange() async {
+        while isChangingIdentity {
+            await withCheckedContinuation { identityChangeWaiters.append($0) }
+        }
+        isChangingIdentity = true
+    }
+
+    /// Marks the identity change done and lets the next waiting one run.
+    private func endIdentityChange() {
+        isChangingIdentity = false
+        if !identityChangeWaiters.isEmpty { identityChangeWaiters.removeFirst().resume() }
     }
 
     // MARK: - Purchases
@@ -515,6 +569,17 @@ public actor EntitlementClient {
         else { return (instant, nil) }
         persistedFloor = floor
         return (instant, floor)
+    }
+
+    /// Persists the floor in use at once when `answer`'s access differs from the previous answer's.
+    private func persistFloorIfAccessChanged(_ answer: EntitlementSnapshot) async {
+        let access = answer.activeEntitlementIds
+        defer { lastAccess = access }
+        guard let lastAccess, lastAccess != access, let floor = trustedClock.floor?.truncatedToMilliseconds,
+            persistedFloor.map({ floor > $0 }) ?? true
+        else { return }
+        persistedFloor = floor
+        await persistFloor(floor)
     }
 
     private func persistFloor(_ floor: Date) async {

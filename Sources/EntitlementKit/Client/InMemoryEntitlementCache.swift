@@ -2,6 +2,9 @@ import Foundation
 
 /// A cache that lives as long as the instance: for tests, for scenario devices (keep one instance across
 /// "relaunches"), and for apps that want nothing on disk.
+///
+/// It is one store for one client: ``partition(for:)`` is the cache itself, so give each client (each
+/// backend) an instance of its own. ``DirectoryEntitlementCache`` is the one to share.
 public actor InMemoryEntitlementCache: EntitlementCache {
     // Keyed by the id's bytes: canonically equivalent ids are different customers to a backend.
     private var entries: [AppUserIdKey: EntitlementCacheEntry] = [:]

@@ -15,6 +15,16 @@ public protocol EntitlementProvider: Sendable {
     /// The backend's provider id, written into its snapshots.
     var provider: ProviderID { get }
 
+    /// The name of the part of a shared cache that belongs to this backend and project: the client
+    /// keeps its stored app user id, its entries and its floor there (see
+    /// ``EntitlementCache/partition(for:)``), so two clients for two backends, or two projects of one,
+    /// on one cache directory never share an id or an answer. Two providers with the same namespace
+    /// must mean the same customers.
+    ///
+    /// The default is ``provider``'s raw value (`revenuecat`). The live providers add a digest of their
+    /// project key (`revenuecat-` + 16 hex digits), so two projects of one backend are two namespaces.
+    var storageNamespace: String { get }
+
     /// A new anonymous app user id in the backend's own form (RevenueCat `$RCAnonymousID:` + 32
     /// lowercase hex digits, Qonversion `QON_` + 32 lowercase hex digits).
     func makeAnonymousAppUserId() -> String
@@ -38,6 +48,11 @@ public protocol EntitlementProvider: Sendable {
     /// snapshot afterwards, so the app never shows a stale answer right after a purchase.
     func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
+}
+
+extension EntitlementProvider {
+    /// ``provider``'s raw value: one namespace per backend.
+    public var storageNamespace: String { provider.rawValue }
 }
 
 /// The backend's answer to a logIn.

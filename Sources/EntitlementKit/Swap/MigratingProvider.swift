@@ -91,6 +91,10 @@ public actor MigratingProvider: EntitlementProvider {
     /// The serving backend's id: the client's cache and the merged snapshots answer as it.
     public nonisolated var provider: ProviderID { serving.provider }
 
+    /// The serving backend's namespace: the client's stored id and entries are the serving backend's,
+    /// before and after a cut-over to it alone.
+    public nonisolated var storageNamespace: String { serving.storageNamespace }
+
     /// An anonymous id in the serving backend's form.
     public nonisolated func makeAnonymousAppUserId() -> String {
         serving.makeAnonymousAppUserId()

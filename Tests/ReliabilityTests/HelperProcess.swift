@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A helper process (`cache-writer-for-tests`) driven line by line. Its calls block, so tests make them
+/// through ``offThePool(_:)``; a watchdog kills it after `limit`, so a hung helper fails the test instead
+/// of hanging it.
+final class HelperProcess: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    // Touched only by the one thread that drives the helper.
+    private var buffer = Data()
+
+    init(_ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) throws {
+        process.executableURL = try HelperExecutable.url(named: "cache-writer-for-tests")
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { _ = sendSignal(pid, SIGKILL) }
+    }
+
+    /// Sends one line and returns the line the helper answers with (`nil`: it ended).
+    func ask(_ line: String) -> String? {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        return nextLine()
+    }
+
+    /// The next line the helper says, or `nil` when it ended first.
+    func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[(newline + 1)...])
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Kills the helper with SIGKILL and waits until it has ended.
+    func kill() {
+        _ = sendSignal(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Closes its input (it ends) and waits until it has ended.
+    func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// Runs blocking work (pipes, `waitUntilExit`) on a thread of its own, so Swift Testing's few cooperative
+/// threads are never held.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+/// `kill(2)`, under a name a method called `kill` does not shadow.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
