@@ -62,6 +62,19 @@ public struct LiveProviderConfiguration: Sendable, CustomStringConvertible, Cust
     /// A mirror without the key.
     public var customMirror: Mirror { redactedMirror(of: self, keyLabel: "key", fields: [:]) }
 
+    /// `<provider>-<16 hex digits>`: the provider's raw value and the first 8 bytes of the SHA-256 of the
+    /// key, so two projects of one backend sharing a cache directory are two namespaces
+    /// (``EntitlementKit/EntitlementProvider/storageNamespace``). A digest, never the key: directory
+    /// names are seen by anyone who lists the app's container.
+    package func storageNamespace(for provider: ProviderID) -> String {
+        let digest = SHA256.digest(of: Array(key.secretValue.utf8))
+        var hex = ""
+        for byte in digest.prefix(8) {
+            hex += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+        }
+        return provider.rawValue + "-" + hex
+    }
+
     /// `Name(keyLabel: <redacted>, baseURL: …, field: value, …, HTTPConnectionOptions(…))`: a vendor
     /// configuration's description, built here so no provider can forget to hide its key.
     package func redactedDescription(of typeName: String, keyLabel: String, fields: KeyValuePairs<String, String>)

@@ -48,6 +48,10 @@ public struct AdaptyProvider: EntitlementProvider {
     /// `adapty`.
     public var provider: ProviderID { .adapty }
 
+    /// The provider's raw value and a digest of the key (`<provider>-` + 16 hex digits): two projects
+    /// sharing a cache directory never share an id or an answer.
+    public var storageNamespace: String { core.configuration.storageNamespace(for: provider) }
+
     /// A new profile id in the SDKs' form: a lower-case version-4 UUID. Its first read creates the profile
     /// (`POST`), as the SDK's first launch and logout do.
     public func makeAnonymousAppUserId() -> String {

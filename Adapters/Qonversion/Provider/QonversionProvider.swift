@@ -42,6 +42,10 @@ public struct QonversionProvider: EntitlementProvider {
     /// `qonversion`.
     public var provider: ProviderID { .qonversion }
 
+    /// The provider's raw value and a digest of the key (`<provider>-` + 16 hex digits): two projects
+    /// sharing a cache directory never share an id or an answer.
+    public var storageNamespace: String { core.configuration.storageNamespace(for: provider) }
+
     /// `QON_` + 32 lowercase hex digits.
     public func makeAnonymousAppUserId() -> String {
         core.makeAnonymousId(prefix: Self.anonymousPrefix)
