@@ -23,30 +23,14 @@ struct AdaptyBulkDetectionTests {
         return decoder
     }
 
-    private enum Answer: Equatable {
-        case snapshot(String)
-        case failure(DocumentError)
-
-        init(_ body: () throws(DocumentError) -> EntitlementSnapshot) {
-            do {
-                self = .snapshot(try body().canonicalJSON(compact: true))
-            } catch {
-                self = .failure(error)
-            }
-        }
-    }
+    private typealias Answer = DecodingAnswer
 
     private static func documents(_ provider: ProviderID) throws -> [(String, Data)] {
         try FixtureCatalog.scenarios(provider: provider).map { ($0.name, try Data(contentsOf: $0.documentURL)) }
     }
 
     private static func malformed() throws -> [(String, Data)] {
-        let directory = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/malformed")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0 != "expected.json" && $0 != "README.md" }.sorted()
-            .map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
+        try FixtureCatalog.malformedDocuments().map { ($0.name, $0.data) }
     }
 
     @Test func bothPathsAgreeOnEveryDocument() throws {

@@ -22,30 +22,14 @@ struct AdaptyFastPathTests {
         return decoder
     }
 
-    private enum Answer: Equatable {
-        case snapshot(String)
-        case failure(DocumentError)
-
-        init(_ body: () throws(DocumentError) -> EntitlementSnapshot) {
-            do {
-                self = .snapshot(try body().canonicalJSON(compact: true))
-            } catch {
-                self = .failure(error)
-            }
-        }
-    }
+    private typealias Answer = DecodingAnswer
 
     private static func fixtures() throws -> [FixtureScenario] {
         try FixtureCatalog.scenarios(provider: adapter.provider)
     }
 
     private static func malformed() throws -> [(String, Data)] {
-        let directory = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/malformed")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0 != "expected.json" && $0 != "README.md" }.sorted()
-            .map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
+        try FixtureCatalog.malformedDocuments().map { ($0.name, $0.data) }
     }
 
     /// Compares the paths on one document; returns whether the adapter's fast reader answered.

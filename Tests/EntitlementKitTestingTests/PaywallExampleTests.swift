@@ -6,7 +6,7 @@ import Testing
 // The complete example of the "Testing your paywall logic" article (the article quotes this file and
 // Stories/paywall.json; DocumentationExampleTests keeps them identical).
 
-@Suite("Paywall")
+@Suite("Paywall", .timeLimit(.minutes(1)))
 struct PaywallTests {
     @Test(arguments: [ProviderID.revenueCat, .qonversion])
     func theStoryHoldsOnEveryBackend(provider: ProviderID) async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `convert` and `check` against hand-written golden output.
-@Suite("entitlements convert and check")
+@Suite("entitlements convert and check", .timeLimit(.minutes(5)))
 struct EndToEndConvertCheckTests {
     typealias Tool = EntitlementsTool
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `diff` and `parity` between a RevenueCat export and a Qonversion export of the same customers
 /// (Fixtures/cross-provider, see its README): every planted difference is found and nothing else.
-@Suite("entitlements diff and parity across RevenueCat and Qonversion")
+@Suite("entitlements diff and parity across RevenueCat and Qonversion", .timeLimit(.minutes(5)))
 struct EndToEndCrossProviderTests {
     typealias Tool = EntitlementsTool
 

@@ -3,7 +3,7 @@ import Testing
 
 /// What a new user runs into in the first hour: which instant was judged, forgiving spellings, and
 /// messages that name the real mistake.
-@Suite("entitlements: the first hour")
+@Suite("entitlements: the first hour", .timeLimit(.minutes(5)))
 struct EndToEndFirstHourTests {
     typealias Tool = EntitlementsTool
 

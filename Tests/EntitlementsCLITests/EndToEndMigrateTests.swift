@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-@Suite("entitlements migrate")
+@Suite("entitlements migrate", .timeLimit(.minutes(5)))
 struct EndToEndMigrateTests {
     typealias Tool = EntitlementsTool
 

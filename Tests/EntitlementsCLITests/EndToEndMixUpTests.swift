@@ -3,7 +3,7 @@ import Testing
 
 /// A file handed to the wrong command or named as the wrong format: one message that names the mistake
 /// and what fits, instead of a message per line or the first member the wrong reader missed.
-@Suite("entitlements: JSON vs JSON Lines, and one backend's file named as another's")
+@Suite("entitlements: JSON vs JSON Lines, and one backend's file named as another's", .timeLimit(.minutes(5)))
 struct EndToEndMixUpTests {
     typealias Tool = EntitlementsTool
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("entitlements scenario: stories through the runtime client, exit 0 / 1 / 65 / 66")
+@Suite("entitlements scenario: stories through the runtime client, exit 0 / 1 / 65 / 66", .timeLimit(.minutes(5)))
 struct EndToEndScenarioTests {
     typealias Tool = EntitlementsTool
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("entitlements: help, usage errors and exit statuses")
+@Suite("entitlements: help, usage errors and exit statuses", .timeLimit(.minutes(5)))
 struct EndToEndUsageTests {
     typealias Tool = EntitlementsTool
 

@@ -5,7 +5,7 @@ import Testing
 /// `JSONDifference`, the field-by-field report of golden-file tests. It is a test helper, so it lives in
 /// the fixtures module, not in the core's API: the module-qualified name below only compiles there.
 /// (Here because this target already reads the fixtures; the core's tests use it for its golden file.)
-@Suite("JSONDifference: the golden-file report, from the fixtures module")
+@Suite("JSONDifference: the golden-file report, from the fixtures module", .timeLimit(.minutes(5)))
 struct JSONDifferenceTests {
     typealias Difference = EntitlementKitFixtures.JSONDifference
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's set-up and installation instructions, followed as a new user would.
-@Suite("README: set up and installation")
+@Suite("README: set up and installation", .timeLimit(.minutes(5)))
 struct ReadmeTests {
     typealias Tool = EntitlementsTool
 

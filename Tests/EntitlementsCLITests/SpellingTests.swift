@@ -4,7 +4,7 @@ import Testing
 // `swift test` build the tool the end-to-end tests run; this import fails to compile without it.
 @testable import entitlements
 
-@Suite("Spelling: did-you-mean suggestions")
+@Suite("Spelling: did-you-mean suggestions", .timeLimit(.minutes(5)))
 struct SpellingTests {
     @Test func oneOrTwoEditsAreTyposFurtherIsAnotherWord() {
         let commands = ["convert", "check", "diff", "migrate", "parity", "validate-user-id", "fetch"]

@@ -24,18 +24,7 @@ import Testing
         }
     }
 
-    private enum Answer: Equatable {
-        case snapshot(String)
-        case failure(DocumentError)
-
-        init(_ body: () throws(DocumentError) -> EntitlementSnapshot) {
-            do {
-                self = .snapshot(try body().canonicalJSON(compact: true))
-            } catch {
-                self = .failure(error)
-            }
-        }
-    }
+    private typealias Answer = DecodingAnswer
 
     @Test func aDetectedVendorRecordStillTakesItsFastReader() throws {
         let withStores = SnapshotDecoder(adapters: Self.everyFormat)

@@ -34,14 +34,8 @@ import Testing
         try FixtureCatalog.scenarios(provider: .qonversion)
     }
 
-    /// `Fixtures/malformed`, found from this file's place in the repository (it is not a resource).
     private static func malformedDocuments() throws -> [(name: String, data: Data)] {
-        let directory = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/malformed")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0 != "expected.json" }.sorted()
-        return try names.map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
+        try FixtureCatalog.malformedDocuments()
     }
 
     fileprivate enum Answer: Equatable {

@@ -98,27 +98,29 @@ struct WideInteger: Sendable, Equatable {
     /// Adds `other` modulo 2^384; returns the carry out of the top limb.
     @discardableResult
     mutating func add(_ other: WideInteger) -> Bool {
-        var carry: UInt64 = 0
-        limbs.0 = Self.add(limbs.0, other.limbs.0, &carry)
-        limbs.1 = Self.add(limbs.1, other.limbs.1, &carry)
-        limbs.2 = Self.add(limbs.2, other.limbs.2, &carry)
-        limbs.3 = Self.add(limbs.3, other.limbs.3, &carry)
-        limbs.4 = Self.add(limbs.4, other.limbs.4, &carry)
-        limbs.5 = Self.add(limbs.5, other.limbs.5, &carry)
-        return carry != 0
+        combineLimbs(with: other, Self.add)
     }
 
     /// Subtracts `other` modulo 2^384; returns the borrow out of the top limb.
     @discardableResult
     mutating func subtract(_ other: WideInteger) -> Bool {
-        var borrow: UInt64 = 0
-        limbs.0 = Self.subtract(limbs.0, other.limbs.0, &borrow)
-        limbs.1 = Self.subtract(limbs.1, other.limbs.1, &borrow)
-        limbs.2 = Self.subtract(limbs.2, other.limbs.2, &borrow)
-        limbs.3 = Self.subtract(limbs.3, other.limbs.3, &borrow)
-        limbs.4 = Self.subtract(limbs.4, other.limbs.4, &borrow)
-        limbs.5 = Self.subtract(limbs.5, other.limbs.5, &borrow)
-        return borrow != 0
+        combineLimbs(with: other, Self.subtract)
+    }
+
+    /// Runs `step` over the limb pairs from the least significant, threading its carry (or borrow);
+    /// returns whether one is left out of the top limb. Inlined, so each caller's step is a direct call.
+    @inline(__always)
+    private mutating func combineLimbs(
+        with other: WideInteger, _ step: (UInt64, UInt64, inout UInt64) -> UInt64
+    ) -> Bool {
+        var carry: UInt64 = 0
+        limbs.0 = step(limbs.0, other.limbs.0, &carry)
+        limbs.1 = step(limbs.1, other.limbs.1, &carry)
+        limbs.2 = step(limbs.2, other.limbs.2, &carry)
+        limbs.3 = step(limbs.3, other.limbs.3, &carry)
+        limbs.4 = step(limbs.4, other.limbs.4, &carry)
+        limbs.5 = step(limbs.5, other.limbs.5, &carry)
+        return carry != 0
     }
 
     private static func add(_ left: UInt64, _ right: UInt64, _ carry: inout UInt64) -> UInt64 {

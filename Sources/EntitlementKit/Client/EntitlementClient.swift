@@ -215,14 +215,10 @@ public actor EntitlementClient {
             guard revision == warmRevision, known.generation == identityGeneration else { return nil }
         }
         let (snapshot, accessMayDiffer) = known.answer(at: instant)
-        if accessMayDiffer {
-            let revision = warmRevision
-            await persistFloorIfAccessChanged(snapshot)
-            guard revision == warmRevision, known.generation == identityGeneration else { return nil }
-        }
         if accessMayDiffer || !(known.offeredVersion.map(broadcaster.isUnchanged(since:)) ?? false) {
             known.offeredVersion = broadcaster.publish(snapshot)
         }
+        if accessMayDiffer { await persistFloorIfAccessChanged(snapshot) }
         logger.log(
             .debug,
             policy == .fromCacheOnly
@@ -275,9 +271,9 @@ public actor EntitlementClient {
         let instant = await trustedInstant()
         guard generation == identityGeneration else { return nil }
         let evaluated = newer(snapshot, for: id).evaluated(at: instant)
-        await persistFloorIfAccessChanged(evaluated)
-        guard generation == identityGeneration else { return nil }
+        // Published before anything else is awaited: an answer held back meanwhile could follow a newer one.
         broadcaster.publish(evaluated)
+        await persistFloorIfAccessChanged(evaluated)
         return EntitlementCheck(snapshot: evaluated, source: source, error: error)
     }
 
@@ -574,8 +570,9 @@ public actor EntitlementClient {
     /// Persists the floor in use at once when `answer`'s access differs from the previous answer's.
     private func persistFloorIfAccessChanged(_ answer: EntitlementSnapshot) async {
         let access = answer.activeEntitlementIds
-        defer { lastAccess = access }
-        guard let lastAccess, lastAccess != access, let floor = trustedClock.floor?.truncatedToMilliseconds,
+        let changed = lastAccess.map { $0 != access } ?? false
+        lastAccess = access
+        guard changed, let floor = trustedClock.floor?.truncatedToMilliseconds,
             persistedFloor.map({ floor > $0 }) ?? true
         else { return }
         persistedFloor = floor

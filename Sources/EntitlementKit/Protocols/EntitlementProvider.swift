@@ -26,7 +26,7 @@ public protocol EntitlementProvider: Sendable {
     var storageNamespace: String { get }
 
     /// A new anonymous app user id in the backend's own form (RevenueCat `$RCAnonymousID:` + 32
-    /// lowercase hex digits, Qonversion `QON_` + 32 lowercase hex digits).
+    /// lowercase hex digits, Qonversion `QON_` + 32 lowercase hex digits, Adapty a lower-case UUID).
     func makeAnonymousAppUserId() -> String
 
     /// Whether `appUserId` has the backend's anonymous form.

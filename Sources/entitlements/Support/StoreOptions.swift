@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAppStore
 import EntitlementKitMigration
 import Foundation
 
@@ -68,9 +69,13 @@ struct StoreOptions {
             } catch {
                 throw CommandFailure(status: error.status, message: "--root-certificate: " + error.message)
             }
-            guard let certificates = RootCertificateFile.certificates(in: data) else {
+            let certificates: [Data]
+            do {
+                certificates = try AppStoreJWSVerifier.certificates(fromPEMOrDER: data)
+            } catch {
                 throw .usage(
-                    "--root-certificate: \(input.displayName): is not a certificate (DER, or PEM CERTIFICATE blocks)",
+                    "--root-certificate: \(input.displayName): is not a certificate (DER, or PEM CERTIFICATE blocks): "
+                        + error.reason,
                     command: command)
             }
             rootCertificates = (rootCertificates ?? []) + certificates
