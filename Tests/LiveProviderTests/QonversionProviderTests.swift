@@ -78,6 +78,31 @@ import Testing
         #expect(try JSONNode(parsing: requests[1].body).value["q_uid"] == .string(Self.userId))
     }
 
+    @Test func identitiesThatLookAlikeAreResolvedByTheirBytes() async throws {
+        // "café" precomposed and decomposed are two identities to Qonversion: the one resolved first
+        // must never answer for the other.
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)  // Swift's String equality: why ids are keyed by bytes
+        let body = try TestFixtures.document("qonversion", "active")
+        let other = "QON_00000000000000000000000000000002"
+        let server = try LoopbackHTTPServer { request, _ in
+            guard request.target == "/v2/identities" else { return .json(200, body) }
+            guard case .string(let asked)? = try? JSONNode(parsing: request.body).value["identity_id"] else {
+                return .json(400, "{}")
+            }
+            return Self.identity(asked.utf8.elementsEqual(precomposed.utf8) ? Self.userId : other)
+        }
+        defer { server.stop() }
+        let provider = try Self.provider(server)
+        _ = try await provider.snapshot(for: precomposed)
+        _ = try await provider.snapshot(for: decomposed)
+        let requests = server.requests
+        #expect(requests.map(\.target) == ["/v2/identities", "/v1/user/init", "/v2/identities", "/v1/user/init"])
+        #expect(try JSONNode(parsing: requests[1].body).value["q_uid"] == .string(Self.userId))
+        #expect(try JSONNode(parsing: requests[3].body).value["q_uid"] == .string(other))
+    }
+
     @Test func logInFromAnAnonymousUserOffersItAndCreatedMeansTheIdentityWasNew() async throws {
         let body = try TestFixtures.document("qonversion", "active")
         let existing = "QON_00000000000000000000000000000001"
