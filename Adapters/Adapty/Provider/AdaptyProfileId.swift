@@ -18,6 +18,13 @@ enum AdaptyProfileId {
     }
 
     /// Whether `id` is a lower-case UUID, compared by its bytes (an upper-case UUID is not the SDK's form).
+    /// Whether `id` may go into a request's path and `adapty-sdk-profile-id` header: 1 to 100 visible
+    /// ASCII characters (no CR/LF to split a header) without `/` (which would add a path segment).
+    static func isUsable(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 100
+            && id.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") }
+    }
+
     static func isAnonymousForm(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard bytes.count == 36 else { return false }

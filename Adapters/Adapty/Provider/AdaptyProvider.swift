@@ -69,21 +69,46 @@ public struct AdaptyProvider: EntitlementProvider {
     /// An anonymous id this provider made, or one Adapty answers 404 for, is created first (`POST`); a
     /// customer user id not yet seen is identified (`POST` with `customer_user_id`).
     public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try await validatedSnapshot(for: appUserId).snapshot
+    }
+
+    /// ``snapshot(for:)``, conditional on `cached`'s validator when this provider has no response hash of
+    /// its own for the profile yet (after a relaunch, the client's cache entry keeps it): an unchanged
+    /// profile is `cached`'s snapshot, not decoded again. The validator answered is the profile id and
+    /// its response hash; one for another profile than the one read is not used.
+    public func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?)
+        async throws(EntitlementClientError) -> ValidatedSnapshot
+    {
+        try LiveProviderCore.checkUsable(appUserId)
+        let customer = isAnonymous(appUserId) ? nil : appUserId
+        if let cached, let validator = cached.validator.flatMap(AdaptyValidator.init(text:)),
+            validator.profileId.utf8.elementsEqual(
+                (customer.map(directory.profileId(forCustomer:)) ?? appUserId)?.utf8 ?? "".utf8),
+            cached.snapshot.appUserId?.utf8.elementsEqual(appUserId.utf8) == true,
+            await hashes.entry(for: validator.profileId) == nil
+        {
+            await hashes.remember(validator.hash, cached.snapshot, customer: customer, for: validator.profileId)
+        }
+        return try await validatedSnapshot(for: appUserId)
+    }
+
+    /// The customer's snapshot with the validator of the answer it came from.
+    private func validatedSnapshot(for appUserId: String) async throws(EntitlementClientError) -> ValidatedSnapshot {
         try LiveProviderCore.checkUsable(appUserId)
         if isAnonymous(appUserId) {
             if !directory.isNotYetCreated(appUserId),
-                let snapshot = try await read(profileId: appUserId, appUserId: appUserId, customer: nil)
+                let answer = try await read(profileId: appUserId, appUserId: appUserId, customer: nil)
             {
-                return snapshot
+                return answer
             }
-            return try await create(profileId: appUserId, customer: nil, appUserId: appUserId).snapshot
+            return try await create(profileId: appUserId, customer: nil, appUserId: appUserId).answer
         }
         if let profileId = directory.profileId(forCustomer: appUserId),
-            let snapshot = try await read(profileId: profileId, appUserId: appUserId, customer: appUserId)
+            let answer = try await read(profileId: profileId, appUserId: appUserId, customer: appUserId)
         {
-            return snapshot
+            return answer
         }
-        return try await create(profileId: newProfileId(), customer: appUserId, appUserId: appUserId).snapshot
+        return try await create(profileId: newProfileId(), customer: appUserId, appUserId: appUserId).answer
     }
 
     /// Identify, as Adapty's SDK does it: the create `POST` with `customer_user_id`, for the current
@@ -97,9 +122,9 @@ public struct AdaptyProvider: EntitlementProvider {
         try LiveProviderCore.checkUsable(currentAppUserId)
         try LiveProviderCore.checkUsable(newAppUserId)
         let offered = isAnonymous(currentAppUserId) ? currentAppUserId : newProfileId()
-        let (snapshot, profileId) = try await create(
+        let (answer, profileId) = try await create(
             profileId: offered, customer: newAppUserId, appUserId: newAppUserId)
-        return LogInResult(snapshot: snapshot, created: profileId.utf8.elementsEqual(offered.utf8))
+        return LogInResult(snapshot: answer.snapshot, created: profileId.utf8.elementsEqual(offered.utf8))
     }
 
     /// A restore: an App Store original transaction id (all digits) through
@@ -183,7 +208,7 @@ public struct AdaptyProvider: EntitlementProvider {
 
     /// `GET …/profiles/{profile_id}/`; `nil` when Adapty does not know the profile (404).
     private func read(profileId: String, appUserId: String, customer: String?) async throws(EntitlementClientError)
-        -> EntitlementSnapshot?
+        -> ValidatedSnapshot?
     {
         let operation = "GET " + Self.profileOperation
         let remembered = await hashes.entry(for: profileId)
@@ -202,16 +227,18 @@ public struct AdaptyProvider: EntitlementProvider {
             // it either). Only an entry that passed every check below is ever remembered.
             var snapshot = remembered.snapshot.evaluated(at: core.clock.now())
             snapshot.appUserId = appUserId
-            return snapshot
+            return ValidatedSnapshot(
+                snapshot: snapshot, validator: AdaptyValidator(profileId: profileId, hash: remembered.hash).text)
         }
-        return try await accept(
-            response, operation: operation, appUserId: appUserId, expectedProfile: profileId, customer: customer)
+        return try await decode(
+            response, operation: operation, appUserId: appUserId, expectedProfile: profileId, customer: customer
+        ).answer
     }
 
     /// The create `POST` for `profileId`, with `customer_user_id` when identifying. Returns the snapshot
     /// and the profile id Adapty answered with (another one when the customer already had a profile).
     private func create(profileId: String, customer: String?, appUserId: String)
-        async throws(EntitlementClientError) -> (snapshot: EntitlementSnapshot, profileId: String)
+        async throws(EntitlementClientError) -> (answer: ValidatedSnapshot, profileId: String)
     {
         let operation = "POST " + Self.profileOperation
         var attributes: [String: JSONValue] = [:]
@@ -226,12 +253,12 @@ public struct AdaptyProvider: EntitlementProvider {
             "POST", path: Self.profilesPath + PathSegment.encode(profileId) + "/", body: body, profileId: profileId,
             operation: operation)
         // Identifying may switch profiles; creating an anonymous profile may not.
-        let (snapshot, answered) = try await decode(
+        let (answer, answered) = try await decode(
             response, operation: operation, appUserId: appUserId,
             expectedProfile: customer == nil ? profileId : nil, customer: customer)
         directory.created(profileId)
         if let customer { directory.record(answered, forCustomer: customer) }
-        return (snapshot, answered)
+        return (answer, answered)
     }
 
     /// A profile answer that must be `expectedProfile`'s.
@@ -240,7 +267,7 @@ public struct AdaptyProvider: EntitlementProvider {
     ) async throws(EntitlementClientError) -> EntitlementSnapshot {
         try await decode(
             response, operation: operation, appUserId: appUserId, expectedProfile: expectedProfile, customer: customer
-        ).snapshot
+        ).answer.snapshot
     }
 
     /// Decodes a profile answer, checks whose it is, and remembers its response hash. Fails closed: an
@@ -248,7 +275,7 @@ public struct AdaptyProvider: EntitlementProvider {
     /// for (or none when one was asked for), is `badResponse`, and the profile's remembered hash is dropped.
     private func decode(
         _ response: HTTPResponse, operation: String, appUserId: String, expectedProfile: String?, customer: String?
-    ) async throws(EntitlementClientError) -> (snapshot: EntitlementSnapshot, profileId: String) {
+    ) async throws(EntitlementClientError) -> (answer: ValidatedSnapshot, profileId: String) {
         if let expectedProfile { await hashes.forget(expectedProfile) }
         var answeredProfile = ""
         let snapshot = try core.snapshot(from: response, operation: operation, vendorError: AdaptyErrorBody.error) {
@@ -261,12 +288,16 @@ public struct AdaptyProvider: EntitlementProvider {
             snapshot.appUserId = appUserId
             return snapshot
         }
-        if let hash = AdaptyResponseHashes.usableHash(response.headers["x-response-hash"]) {
-            await hashes.remember(hash, snapshot, customer: customer, for: answeredProfile)
-        } else {
+        guard let hash = AdaptyResponseHashes.usableHash(response.headers["x-response-hash"]) else {
             await hashes.forget(answeredProfile)
+            return (ValidatedSnapshot(snapshot: snapshot), answeredProfile)
         }
-        return (snapshot, answeredProfile)
+        await hashes.remember(hash, snapshot, customer: customer, for: answeredProfile)
+        return (
+            ValidatedSnapshot(
+                snapshot: snapshot, validator: AdaptyValidator(profileId: answeredProfile, hash: hash).text),
+            answeredProfile
+        )
     }
 
     private func send(

@@ -17,11 +17,7 @@ struct AdaptyReplyIdentity {
         }
         let idNode = try profile.required("profile_id")
         profileId = try idNode.string()
-        // The id goes into the next request's path and `adapty-sdk-profile-id` header: it must be visible
-        // ASCII (no CR/LF to split a header, no `/` to add a path segment) and of a sane length.
-        guard !profileId.isEmpty, profileId.utf8.count <= 100,
-            profileId.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") })
-        else {
+        guard AdaptyProfileId.isUsable(profileId) else {
             throw idNode.invalid("is not a usable profile id (1 to 100 visible ASCII characters, no `/`)")
         }
         customerUserId = try profile.optional("customer_user_id")?.identifier()

@@ -84,6 +84,7 @@ enum CacheFileFormat {
                 "writtenAt": .string(RFC3339.string(from: entry.writtenAt)),
                 "newestRequestDate": entry.newestRequestDate.map { .string(RFC3339.string(from: $0)) } ?? .null,
                 "isInvalidated": .bool(entry.isInvalidated),
+                "validator": entry.validator.map(JSONValue.string) ?? .null,
                 "snapshot": entry.snapshot.jsonValue,
             ]), as: .entry)
     }
@@ -97,7 +98,9 @@ enum CacheFileFormat {
                 snapshot: try EntitlementSnapshot(json: try root.required("snapshot")),
                 writtenAt: try root.required("writtenAt").date(),
                 newestRequestDate: try nullable("newestRequestDate", in: root)?.date(),
-                isInvalidated: try root.required("isInvalidated").bool())
+                isInvalidated: try root.required("isInvalidated").bool(),
+                // Absent from files written before validators were kept.
+                validator: try root.optional("validator")?.string())
         } catch {
             return nil
         }

@@ -31,7 +31,8 @@ import Foundation
 ///   old file or the new one, never half of one. Opening a cache removes only the temporary files of
 ///   processes that have ended.
 /// - A file holds a schema header, a SHA-256 digest of its payload, and the payload: the app user id,
-///   `writtenAt`, the newest server time, the stale mark, and the snapshot in the unified JSON form.
+///   `writtenAt`, the newest server time, the stale mark, the backend's validator, and the snapshot in the
+///   unified JSON form.
 ///   A file that is truncated, has any byte changed, is of another schema, or belongs to another
 ///   customer reads as absent (the client then fetches): never a crash, never access.
 /// - Files are opened without following symbolic links and created readable by the owner only (0600).

@@ -53,19 +53,27 @@ public struct EntitlementCacheEntry: Sendable, Hashable {
     /// Whether ``EntitlementClient/invalidateCache()`` marked the entry stale: it still answers
     /// `fromCacheOnly` and after a failed fetch, but is never fresh again.
     public let isInvalidated: Bool
+    /// The backend's validator for the answer `snapshot` came from (see ``ValidatedSnapshot``): the next
+    /// fetch asks whether anything changed since, even after a relaunch.
+    public let validator: String?
 
     /// Creates an entry.
-    public init(snapshot: EntitlementSnapshot, writtenAt: Date, newestRequestDate: Date?, isInvalidated: Bool = false) {
+    public init(
+        snapshot: EntitlementSnapshot, writtenAt: Date, newestRequestDate: Date?, isInvalidated: Bool = false,
+        validator: String? = nil
+    ) {
         self.snapshot = snapshot
         self.writtenAt = writtenAt
         self.newestRequestDate = newestRequestDate
         self.isInvalidated = isInvalidated
+        self.validator = validator
     }
 
     /// The same entry marked stale.
     func invalidated() -> EntitlementCacheEntry {
         EntitlementCacheEntry(
-            snapshot: snapshot, writtenAt: writtenAt, newestRequestDate: newestRequestDate, isInvalidated: true)
+            snapshot: snapshot, writtenAt: writtenAt, newestRequestDate: newestRequestDate, isInvalidated: true,
+            validator: validator)
     }
 }
 

@@ -245,9 +245,14 @@ public actor EntitlementClient {
             return await answer(entry.snapshot, for: id, source: .cache, error: nil, generation: generation)
         }
 
-        let fetched: EntitlementSnapshot
+        let fetched: ValidatedSnapshot
         do {
-            fetched = try await provider.snapshot(for: id)
+            // The entry's validator lets a backend answer "unchanged" without a body to decode.
+            fetched = try await provider.snapshot(
+                for: id,
+                revalidating: entry.flatMap { entry in
+                    entry.validator.map { ValidatedSnapshot(snapshot: entry.snapshot, validator: $0) }
+                })
         } catch {
             guard generation == identityGeneration else { return nil }
             if policy != .notStaleCachedOrFetched, let entry {
@@ -257,9 +262,11 @@ public actor EntitlementClient {
             logger.log(.error, "check \(policy): the fetch failed (\(error.code)); no answer")
             return EntitlementCheck(snapshot: nil, source: .network, error: error)
         }
-        guard await store(fetched, for: id, generation: generation) else { return nil }
+        guard await store(fetched.snapshot, for: id, generation: generation, validator: fetched.validator) else {
+            return nil
+        }
         logger.log(.info, "check \(policy): fetched from the backend and cached")
-        return await answer(fetched, for: id, source: .network, error: nil, generation: generation)
+        return await answer(fetched.snapshot, for: id, source: .network, error: nil, generation: generation)
     }
 
     /// Evaluates `snapshot` (or a newer answer for `id` stored meanwhile) at the trusted instant and
@@ -486,12 +493,15 @@ public actor EntitlementClient {
         return entry
     }
 
-    /// Stores `snapshot` as `id`'s fresh entry, unless the customer changed (before or while storing).
-    /// Returns whether the entry stands.
-    private func store(_ snapshot: EntitlementSnapshot, for id: String, generation: Int) async -> Bool {
+    /// Stores `snapshot` (with its backend's `validator`) as `id`'s fresh entry, unless the customer
+    /// changed (before or while storing). Returns whether the entry stands.
+    private func store(_ fetched: EntitlementSnapshot, for id: String, generation: Int, validator: String? = nil)
+        async -> Bool
+    {
         guard generation == identityGeneration else { return false }
-        // An older answer than one already stored this run (a slow call that began first) keeps the newer.
-        let snapshot = newer(snapshot, for: id)
+        // An older answer than one already stored this run (a slow call that began first) keeps the newer,
+        // without the older answer's validator.
+        let snapshot = newer(fetched, for: id)
         newestAnswers[AppUserIdKey(id)] = snapshot
         let elapsed = monotonicClock.elapsed()
         if let serverTime = snapshot.trustedServerTime {
@@ -500,7 +510,8 @@ public actor EntitlementClient {
         let entry = EntitlementCacheEntry(
             snapshot: snapshot,
             writtenAt: deviceClock.now().truncatedToMilliseconds,
-            newestRequestDate: trustedClock.serverNow(elapsed: elapsed)?.truncatedToMilliseconds)
+            newestRequestDate: trustedClock.serverNow(elapsed: elapsed)?.truncatedToMilliseconds,
+            validator: snapshot == fetched ? validator : nil)
         writtenThisRun[AppUserIdKey(id)] = (entry.writtenAt, elapsed)
         setWarm(nil)
         let revision = warmRevision

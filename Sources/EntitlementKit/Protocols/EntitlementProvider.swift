@@ -35,6 +35,14 @@ public protocol EntitlementProvider: Sendable {
     /// The customer's current snapshot (`GET /v1/subscribers/{id}`, Qonversion's user init).
     func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot
 
+    /// The customer's current snapshot, given the answer the client keeps for them with its validator:
+    /// a backend that can say "unchanged since" (Adapty's response hash) is asked so, and an unchanged
+    /// answer is `cached`'s snapshot, not decoded again. The answer carries the validator to keep.
+    ///
+    /// The default ignores `cached` and answers ``snapshot(for:)`` with no validator.
+    func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?) async throws(EntitlementClientError)
+        -> ValidatedSnapshot
+
     /// Moves the device from `currentAppUserId` to `newAppUserId`; the backend decides aliasing.
     func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
@@ -53,6 +61,13 @@ public protocol EntitlementProvider: Sendable {
 extension EntitlementProvider {
     /// ``provider``'s raw value: one namespace per backend.
     public var storageNamespace: String { provider.rawValue }
+
+    /// ``snapshot(for:)``, with no validator: a backend without conditional reads.
+    public func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?)
+        async throws(EntitlementClientError) -> ValidatedSnapshot
+    {
+        ValidatedSnapshot(snapshot: try await snapshot(for: appUserId))
+    }
 }
 
 /// The backend's answer to a logIn.
