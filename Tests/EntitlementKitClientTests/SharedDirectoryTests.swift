@@ -114,6 +114,43 @@ struct SharedDirectoryTests {
         #expect(await app.trustedFloor() == instant("2026-01-02T00:00:00Z"))
     }
 
+    @Test("a client with a fresh entry in memory follows another process's logOut at its next check")
+    func warmClientFollowsAnotherProcessesLogOut() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let device = Backends(directory: temporary.cache)
+        device.revenueCat.grant("premium", to: "alice", until: nil)
+        let app = try await device.launch(device.revenueCat, appUserId: "alice")
+        let appExtension = try await device.launch(device.revenueCat)
+        #expect(await appExtension.appUserId == "alice")
+        #expect(await appExtension.checkEntitlements().isActive("premium"))
+        #expect(await appExtension.checkEntitlements().source == .cache)  // warm: alice's entry in memory
+
+        try await app.logOut()
+        let afterLogOut = await appExtension.checkEntitlements()
+        #expect(await appExtension.appUserId == app.appUserId)
+        #expect(afterLogOut.isActive("premium") == false)
+        #expect(afterLogOut.snapshot?.appUserId != "alice")
+    }
+
+    @Test("the shared-state stamp changes with every write of the device file, not with reads")
+    func sharedStateStampMarksWrites() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let cache = try DirectoryEntitlementCache(directory: temporary.cache)
+        let other = try DirectoryEntitlementCache(directory: temporary.cache)
+        let missing = cache.sharedStateStamp()
+        try await other.storeAppUserId("alice")
+        let stored = cache.sharedStateStamp()
+        #expect(stored != missing)
+        _ = await cache.storedAppUserId()
+        _ = await cache.trustedFloor()
+        #expect(cache.sharedStateStamp() == stored)
+        try await other.storeTrustedFloor(instant("2026-01-01T00:00:00Z"))
+        #expect(cache.sharedStateStamp() != stored)
+        #expect(InMemoryEntitlementCache().sharedStateStamp() == nil)
+    }
+
     @Test("the stored floor is never lowered, by this process or another")
     func floorNeverLowered() async throws {
         let temporary = try TemporaryDirectory()

@@ -97,6 +97,23 @@ struct CacheDirectoryFiles: Sendable {
         syncDirectory()
     }
 
+    /// `name`'s device, inode, size and modification time (or a stamp of "missing").
+    func stamp(of name: String) -> CacheStamp {
+        var status = stat()
+        guard lstat(path + "/" + name, &status) == 0 else { return CacheStamp([-1]) }
+        #if canImport(Darwin)
+            let modified = status.st_mtimespec
+        #else
+            let modified = status.st_mtim
+        #endif
+        return CacheStamp(
+            [
+                Int64(truncatingIfNeeded: status.st_dev), Int64(truncatingIfNeeded: status.st_ino),
+                Int64(truncatingIfNeeded: status.st_size), Int64(truncatingIfNeeded: modified.tv_sec),
+                Int64(truncatingIfNeeded: modified.tv_nsec),
+            ])
+    }
+
     /// Removes `name`; whether there was one.
     @discardableResult
     func removeFile(_ name: String) -> Bool {

@@ -119,6 +119,12 @@ public actor DirectoryEntitlementCache: EntitlementCache {
         DirectoryEntitlementCache(namespaceOf: self, provider: provider)
     }
 
+    /// The device file's identity on disk (device, inode, size, modification time): every write replaces
+    /// the file by a rename, so any change by any process gives another stamp. One `stat`, no read.
+    public nonisolated func sharedStateStamp() -> CacheStamp? {
+        files.stamp(of: Self.deviceFileName)
+    }
+
     /// The entry for `appUserId`, or `nil` when there is none or its file cannot be trusted.
     public func entry(for appUserId: String) -> EntitlementCacheEntry? {
         let name = Self.entryFileName(for: appUserId)

@@ -19,6 +19,12 @@ public protocol EntitlementCache: Sendable {
     /// (an ``InMemoryEntitlementCache`` made for it); a store that clients of several backends share
     /// returns a part of its own per namespace (``DirectoryEntitlementCache`` does).
     func partition(for provider: any EntitlementProvider) -> any EntitlementCache
+
+    /// A cheap mark that changes whenever the stored app user id or floor may have changed on disk,
+    /// without reading them: the client compares it before answering from memory, so a logIn or logOut
+    /// by another process sharing the store (an app and its extension) is followed at this process's next
+    /// check. `nil` (the default) for a store no other process shares.
+    func sharedStateStamp() -> CacheStamp?
     /// The entry stored for `appUserId`, or `nil` when there is none or it cannot be read.
     func entry(for appUserId: String) async -> EntitlementCacheEntry?
     /// Stores `entry` for `appUserId`, replacing any earlier one.
@@ -38,6 +44,19 @@ public protocol EntitlementCache: Sendable {
 extension EntitlementCache {
     /// The cache itself: see ``EntitlementCache/partition(for:)``.
     public func partition(for provider: any EntitlementProvider) -> any EntitlementCache { self }
+
+    /// `nil`: no other process shares the store (see ``EntitlementCache/sharedStateStamp()``).
+    public func sharedStateStamp() -> CacheStamp? { nil }
+}
+
+/// What ``EntitlementCache/sharedStateStamp()`` answers: equal stamps mean nothing changed in between.
+public struct CacheStamp: Sendable, Hashable {
+    private let parts: [Int64]
+
+    /// A stamp from the numbers that identify a state (a file's device, inode, size, modification time).
+    public init(_ parts: [Int64]) {
+        self.parts = parts
+    }
 }
 
 /// One customer's cached answer and what the client's freshness and clock rules need about it.

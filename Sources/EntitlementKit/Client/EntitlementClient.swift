@@ -42,6 +42,9 @@ public actor EntitlementClient {
     private var identityGeneration = 0
     private var trustedClock: TrustedClock
     private var persistedFloor: Date?
+    /// The cache's shared-state stamp when this client last read the stored id: a warm check answers from
+    /// memory only while it is unchanged (another process may have logged in or out since).
+    private var knownSharedStamp: CacheStamp?
     /// The active entitlement ids of the last answer: when an answer's differ, the floor is persisted.
     private var lastAccess: [String]?
     /// Whether a logIn or logOut is under way: identity changes run one at a time, so the stored id is
@@ -204,7 +207,9 @@ public actor EntitlementClient {
     /// changed, and the update streams are offered it only when its access may differ from the last one
     /// offered (or something else was offered or a stream made since). `nil`: the full check decides.
     private func warmCheck(_ policy: FetchPolicy) async -> EntitlementCheck? {
-        guard policy != .fetchCurrent, let known = warm, known.generation == identityGeneration else { return nil }
+        guard policy != .fetchCurrent, let known = warm, known.generation == identityGeneration,
+            cache.sharedStateStamp() == knownSharedStamp
+        else { return nil }
         let elapsed = monotonicClock.elapsed()
         let deviceNow = deviceClock.now()
         guard known.isFresh(elapsed: elapsed, deviceNow: deviceNow) else { return nil }
@@ -387,11 +392,13 @@ public actor EntitlementClient {
     }
 
     /// Takes the stored app user id as the current one when another process sharing the cache (the app
-    /// or one of its extensions) changed it with a logIn or logOut: the next full check after that
-    /// answers for the customer the device now belongs to. A warm check (a fresh entry in memory) does
-    /// not read the cache, so it follows once the entry is no longer fresh or after ``invalidateCache()``.
+    /// or one of its extensions) changed it with a logIn or logOut: the next check after that answers for
+    /// the customer the device now belongs to. A warm check (a fresh entry in memory) reads nothing, but
+    /// it answers only while the cache's shared-state stamp is the one seen here.
     private func followStoredAppUserId() async {
         guard !isChangingIdentity else { return }
+        // Taken before the read: a change after it gives another stamp, and the next warm check comes here.
+        knownSharedStamp = cache.sharedStateStamp()
         let generation = identityGeneration
         guard let stored = await cache.storedAppUserId(), generation == identityGeneration, !isChangingIdentity,
             !stored.isSameAppUserId(as: appUserId), AppUserIdCheck(stored).backendRefusal == nil
