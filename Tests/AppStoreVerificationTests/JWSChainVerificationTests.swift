@@ -141,6 +141,20 @@ import Testing
         #expect(Self.refusal(twice, verifier)?.contains("x5c[0] lacks Apple's receipt-signing marker") == true)
     }
 
+    @Test func theIntermediateMustBeACertificateAuthorityAllowedToSignCertificates() throws {
+        // A second test PKI whose three intermediates all carry Apple's marker: only the real CA may sign.
+        let verifier = AppStoreJWSVerifier(rootCertificates: [try Self.certificate("test-root-b.der")])
+        let data = try Data(contentsOf: Self.signed.appendingPathComponent("intermediates.json"))
+        let chains = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+        #expect(Self.refusal(try #require(chains["caIntermediate"]), verifier) == nil)
+        for name in ["intermediateWithoutTheCAFlag", "intermediateThatMayNotSignCertificates"] {
+            let refusal = Self.refusal(try #require(chains[name]), verifier)
+            #expect(
+                refusal?.hasSuffix("x5c[1] is not a certificate authority") == true, "\(name): \(refusal ?? "verified")"
+            )
+        }
+    }
+
     @Test func everyCertificateMustBeValidAtTheSignedDateNotNow() throws {
         let verifier = try Self.testRootVerifier
         let jws = try #require(try Self.transactions().first)
