@@ -1,3 +1,5 @@
+import EntitlementKit
+
 /// Adapty's anonymous form: the profile id its SDKs make on the device, a lower-case UUID
 /// (`8-4-4-4-12` hex digits). An anonymous app user id *is* the Adapty profile id.
 enum AdaptyProfileId {
@@ -17,7 +19,6 @@ enum AdaptyProfileId {
         return text
     }
 
-    /// Whether `id` is a lower-case UUID, compared by its bytes (an upper-case UUID is not the SDK's form).
     /// Whether `id` may go into a request's path and `adapty-sdk-profile-id` header: 1 to 100 visible
     /// ASCII characters (no CR/LF to split a header) without `/` (which would add a path segment).
     static func isUsable(_ id: String) -> Bool {
@@ -25,20 +26,9 @@ enum AdaptyProfileId {
             && id.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") }
     }
 
+    /// Whether `id` is a lower-case UUID, compared by its bytes (an upper-case UUID is not the SDK's form).
     static func isAnonymousForm(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard
-                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                else { return false }
-            }
-        }
-        return true
+        LowercaseUUID.matches(id)
     }
 
     private static func hexValue(_ digit: UInt8) -> UInt8 {

@@ -137,18 +137,7 @@ enum AdaptyProfileIdForm {
 
     /// Whether `id` is a lower-case UUID (`8-4-4-4-12` hex digits).
     static func matches(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-                let isLowerHex = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")
-                guard isDigit || isLowerHex else { return false }
-            }
-        }
-        return true
+        LowercaseUUID.matches(id)
     }
 
     /// A stable UUID for a customer Adapty knows only by an identified id (FNV-1a of the id, twice).
