@@ -32,6 +32,30 @@ struct MigratingProviderTests {
         await iterator.next()
     }
 
+    @Test func underServingTheServingBackendsValidatorIsOfferedAndKept() async throws {
+        let (a, b, provider, _) = Self.pair()
+        let cached = ValidatedSnapshot(
+            snapshot: EntitlementSnapshot(provider: .revenueCat, appUserId: "alice", evaluatedAt: Self.now),
+            validator: "v1")
+        let answer = try await provider.snapshot(for: "alice", revalidating: cached)
+        #expect(answer.validator == "v-revenuecat")
+        #expect(a.callLog == ["revalidate alice v1"])
+        #expect(b.callLog == ["snapshot alice"])  // the shadow is never offered the serving backend's token
+    }
+
+    @Test func underEitherGrantsAMergedAnswerHasNoValidatorAndNoneIsOffered() async throws {
+        let (a, b, provider, _) = Self.pair(policy: .eitherGrants)
+        a.script("alice", .answer([Self.entitlement("premium", expires: Self.later)]))
+        b.script("alice", .answer([Self.entitlement("pro", expires: Self.later)]))
+        let cached = ValidatedSnapshot(
+            snapshot: EntitlementSnapshot(provider: .revenueCat, appUserId: "alice", evaluatedAt: Self.now),
+            validator: "v1")
+        let answer = try await provider.snapshot(for: "alice", revalidating: cached)
+        #expect(answer.validator == nil)
+        #expect(answer.snapshot.activeEntitlementIds.sorted() == ["premium", "pro"])
+        #expect(a.callLog == ["revalidate alice none"])
+    }
+
     @Test func agreeingBackendsAreReportedAsAgreedAndTheServedAnswerIsTheServingOnes() async throws {
         let (a, b, provider, _) = Self.pair()
         a.script("alice", .answer([Self.entitlement("premium", expires: Self.later)]))

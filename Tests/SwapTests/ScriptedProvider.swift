@@ -48,6 +48,14 @@ final class ScriptedProvider: EntitlementProvider, @unchecked Sendable {
         try await respond("snapshot \(appUserId)", appUserId)
     }
 
+    /// Logs the validator offered (`revalidate alice v1`, or `none`) and answers with `v-<provider>`.
+    func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?) async throws(EntitlementClientError)
+        -> ValidatedSnapshot
+    {
+        let snapshot = try await respond("revalidate \(appUserId) \(cached?.validator ?? "none")", appUserId)
+        return ValidatedSnapshot(snapshot: snapshot, validator: "v-\(provider)")
+    }
+
     func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {

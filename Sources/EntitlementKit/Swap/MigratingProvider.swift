@@ -107,9 +107,31 @@ public actor MigratingProvider: EntitlementProvider {
 
     /// Both backends' answers, compared; the served (or merged) one is returned.
     public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
-        try await read(appUserId) { (provider) throws(EntitlementClientError) in
-            try await provider.snapshot(for: appUserId)
-        }
+        let serving = serving
+        return try await read(
+            appUserId,
+            serving: { () throws(EntitlementClientError) in
+                ValidatedSnapshot(snapshot: try await serving.snapshot(for: appUserId))
+            },
+            shadow: { (provider) throws(EntitlementClientError) in try await provider.snapshot(for: appUserId) }
+        ).snapshot
+    }
+
+    /// Both backends' answers, compared, the serving backend's read conditional on `cached`. Under
+    /// ``Policy/serving`` the client's cached answer is the serving backend's own, so its validator is
+    /// offered to it and the one it answers with is kept; under ``Policy/eitherGrants`` the cached answer
+    /// may be a merge, so no validator is offered or kept.
+    public func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?)
+        async throws(EntitlementClientError) -> ValidatedSnapshot
+    {
+        let serving = serving
+        let offered = policy == .serving ? cached : nil
+        return try await read(
+            appUserId,
+            serving: { () throws(EntitlementClientError) in
+                try await serving.snapshot(for: appUserId, revalidating: offered)
+            },
+            shadow: { (provider) throws(EntitlementClientError) in try await provider.snapshot(for: appUserId) })
     }
 
     /// Logs in on the serving backend, then on the shadow (its failure is reported, not thrown).
@@ -151,17 +173,24 @@ public actor MigratingProvider: EntitlementProvider {
 
     private func read(
         _ appUserId: String,
-        _ ask: @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
-    ) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        serving askServing: @Sendable () async throws(EntitlementClientError) -> ValidatedSnapshot,
+        shadow ask:
+            @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async throws(EntitlementClientError) -> ValidatedSnapshot {
         if serving.isAnonymous(appUserId) {
             record(appUserId, .skipped(.anonymous))
-            return try await ask(serving)
+            return try await askServing()
         }
         let shadowProvider = shadow
         let shadowTask = Task {
             await Self.answer { () throws(EntitlementClientError) in try await ask(shadowProvider) }
         }
-        let served = await Self.answer { () throws(EntitlementClientError) in try await ask(serving) }
+        let served: Result<ValidatedSnapshot, EntitlementClientError>
+        do {
+            served = .success(try await askServing())
+        } catch {
+            served = .failure(error)
+        }
         if case .failure(let error) = served, policy == .serving {
             // Fails as it would without the shadow, and no later.
             shadowTask.cancel()
@@ -171,8 +200,10 @@ public actor MigratingProvider: EntitlementProvider {
 
         switch (served, shadowAnswer) {
         case (.success(let a), .some(.success(let b))):
-            record(appUserId, Self.compare(a, b, options: comparison))
-            return policy == .eitherGrants ? SnapshotMerge.eitherGrants(served: a, shadow: b) : a
+            record(appUserId, Self.compare(a.snapshot, b, options: comparison))
+            guard policy == .eitherGrants else { return a }
+            // A merge is no one backend's answer: it has no validator.
+            return ValidatedSnapshot(snapshot: SnapshotMerge.eitherGrants(served: a.snapshot, shadow: b))
         case (.success(let a), .some(.failure(let error))):
             record(appUserId, .shadowFailed(error))
             return a
@@ -184,7 +215,7 @@ public actor MigratingProvider: EntitlementProvider {
             guard policy == .eitherGrants else { throw error }
             var answer = b
             answer.provider = serving.provider
-            return answer
+            return ValidatedSnapshot(snapshot: answer)
         case (.failure(let error), _):
             throw error
         }
