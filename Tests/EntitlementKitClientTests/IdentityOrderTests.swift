@@ -79,4 +79,60 @@ struct IdentityOrderTests {
             #expect(await cache.storedAppUserId() == client.appUserId)
         }
     }
+
+    @Test("a stored-id write this client failed is not taken for another process's change: the logIn stands")
+    func aFailedIdWriteIsNotFollowed() async throws {
+        let cache = IdRefusingCache()
+        let device = TestDevice(cache: cache)
+        device.backend.grant("premium", to: "bob", until: nil)
+        let client = try await device.launch(appUserId: "alice")
+        await cache.refuseIdWrites()
+        _ = try await client.logIn("bob")
+        // The disk still says alice (the write failed); no other process changed it, so a check that
+        // reads the stored id must not switch back to alice.
+        #expect(await cache.storedAppUserId() == "alice")
+        let check = await client.checkEntitlements(.fetchCurrent)
+        #expect(await client.appUserId == "bob")
+        #expect(check.isActive("premium"))
+        #expect(check.snapshot?.appUserId == "bob")
+    }
+}
+
+/// An in-memory cache whose app-user-id writes fail once `refuseIdWrites()` is called (a full disk).
+private actor IdRefusingCache: EntitlementCache {
+    private let base = InMemoryEntitlementCache()
+    private var refusesIdWrites = false
+
+    func refuseIdWrites() {
+        refusesIdWrites = true
+    }
+
+    func entry(for appUserId: String) async -> EntitlementCacheEntry? {
+        await base.entry(for: appUserId)
+    }
+
+    func store(_ entry: EntitlementCacheEntry, for appUserId: String) async {
+        await base.store(entry, for: appUserId)
+    }
+
+    func removeEntry(for appUserId: String) async {
+        await base.removeEntry(for: appUserId)
+    }
+
+    func storedAppUserId() async -> String? {
+        await base.storedAppUserId()
+    }
+
+    func storeAppUserId(_ appUserId: String) async throws(EntitlementCacheError) {
+        guard !refusesIdWrites else { throw EntitlementCacheError(.fileSystem, "no space left on device") }
+        await base.storeAppUserId(appUserId)
+    }
+
+    func trustedFloor() async -> Date? {
+        await base.trustedFloor()
+    }
+
+    func storeTrustedFloor(_ floor: Date) async {
+        await base.storeTrustedFloor(floor)
+    }
 }

@@ -45,6 +45,10 @@ public actor EntitlementClient {
     /// The cache's shared-state stamp when this client last read the stored id: a warm check answers from
     /// memory only while it is unchanged (another process may have logged in or out since).
     private var knownSharedStamp: CacheStamp?
+    /// The stored app user id as this client last read or wrote it: only a stored id that differs from it
+    /// was changed by another process. A write of this client's that failed (a full disk) leaves the old
+    /// id on disk, and that must not be taken for another process's logIn or logOut.
+    private var knownStoredAppUserId: String?
     /// The active entitlement ids of the last answer: when an answer's differ, the floor is persisted.
     private var lastAccess: [String]?
     /// Whether a logIn or logOut is under way: identity changes run one at a time, so the stored id is
@@ -110,6 +114,7 @@ public actor EntitlementClient {
         self.logger = logger
         self.appUserId = chosen
         persistedFloor = floor
+        knownStoredAppUserId = stored
         trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
 
         let isStored = stored.map { chosen.isSameAppUserId(as: $0) } ?? false
@@ -401,8 +406,10 @@ public actor EntitlementClient {
         knownSharedStamp = cache.sharedStateStamp()
         let generation = identityGeneration
         guard let stored = await cache.storedAppUserId(), generation == identityGeneration, !isChangingIdentity,
-            !stored.isSameAppUserId(as: appUserId), AppUserIdCheck(stored).backendRefusal == nil
+            !(knownStoredAppUserId.map(stored.isSameAppUserId(as:)) ?? false)
         else { return }
+        knownStoredAppUserId = stored
+        guard !stored.isSameAppUserId(as: appUserId), AppUserIdCheck(stored).backendRefusal == nil else { return }
         identityGeneration += 1
         broadcaster.forgetCurrent()
         appUserId = stored
@@ -561,6 +568,7 @@ public actor EntitlementClient {
     private func persistAppUserId(_ id: String) async {
         do {
             try await cache.storeAppUserId(id)
+            knownStoredAppUserId = id
         } catch {
             logger.log(.warning, "the cache could not store the app user id (\(error.code))")
         }
