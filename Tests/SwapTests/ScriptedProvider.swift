@@ -42,7 +42,7 @@ final class ScriptedProvider: EntitlementProvider, @unchecked Sendable {
 
     func makeAnonymousAppUserId() -> String { "$anon:\(provider)" }
 
-    func isAnonymous(_ appUserId: String) -> Bool { appUserId.hasPrefix("$anon:") }
+    func isAnonymous(_ appUserId: String) -> Bool { appUserId.hasPrefix("$anon:\(provider)") }
 
     func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
         try await respond("snapshot \(appUserId)", appUserId)

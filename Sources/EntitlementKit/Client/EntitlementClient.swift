@@ -93,7 +93,7 @@ public actor EntitlementClient {
         logger: EntitlementLogger = .disabled
     ) async throws(EntitlementClientError) {
         if let appUserId { try Self.validate(appUserId) }
-        let cache = cache.partition(for: provider)
+        let cache = (provider as? MigratingProvider)?.clientCache(in: cache) ?? cache.partition(for: provider)
         let stored = await cache.storedAppUserId()
         let chosen: String
         if let appUserId {
@@ -118,7 +118,15 @@ public actor EntitlementClient {
         trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
 
         let isStored = stored.map { chosen.isSameAppUserId(as: $0) } ?? false
-        if !isStored { await persistAppUserId(chosen) }
+        if !isStored {
+            await persistAppUserId(chosen)
+        } else if let cutOver = cache as? CutOverCache {
+            do {
+                try await cutOver.recordStartingAppUserId(chosen)
+            } catch {
+                logger.log(.warning, "the cache could not store the app user id for the shadow (\(error.code))")
+            }
+        }
         let how =
             appUserId != nil
             ? "the given app user id" : isStored ? "the stored app user id" : "a new anonymous id"

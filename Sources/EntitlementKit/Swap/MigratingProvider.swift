@@ -28,7 +28,10 @@ import Foundation
 ///   the shadow is not asked (two backends cannot know the same anonymous person): `skipped(anonymous)`.
 /// - **Cut-over and roll-back** are a configuration change: `MigratingProvider(serving: new, shadow: old)`.
 ///   The provider answers as its serving backend (``provider``, ``makeAnonymousAppUserId()``), so the
-///   client's cache and stored id follow the serving backend.
+///   client's cached answers are the serving backend's. The client keeps the stored app user id and the
+///   trusted-instant floor in both backends' parts of its cache, so the swapped configuration (and the new
+///   backend alone, once the old one is retired) starts with the customer the device last had; an id in
+///   the old backend's anonymous form is not taken up (a new anonymous id of the serving backend's is).
 public actor MigratingProvider: EntitlementProvider {
     /// Which answer the app gets.
     public enum Policy: Sendable, Hashable {
@@ -91,8 +94,8 @@ public actor MigratingProvider: EntitlementProvider {
     /// The serving backend's id: the client's cache and the merged snapshots answer as it.
     public nonisolated var provider: ProviderID { serving.provider }
 
-    /// The serving backend's namespace: the client's stored id and entries are the serving backend's,
-    /// before and after a cut-over to it alone.
+    /// The serving backend's namespace: the client's entries are the serving backend's, before and after a
+    /// cut-over to it alone (``EntitlementClient`` also keeps the stored id and floor in the shadow's).
     public nonisolated var storageNamespace: String { serving.storageNamespace }
 
     /// An anonymous id in the serving backend's form.
@@ -139,8 +142,12 @@ public actor MigratingProvider: EntitlementProvider {
         -> LogInResult
     {
         let result = try await serving.logIn(from: currentAppUserId, to: newAppUserId)
+        // The shadow never knew the serving backend's anonymous person: it is told of a new one of its own.
+        let shadowFrom =
+            serving.isAnonymous(currentAppUserId) && !shadow.isAnonymous(currentAppUserId)
+            ? shadow.makeAnonymousAppUserId() : currentAppUserId
         await mirror(.logIn, for: newAppUserId) { (provider) throws(EntitlementClientError) in
-            _ = try await provider.logIn(from: currentAppUserId, to: newAppUserId)
+            _ = try await provider.logIn(from: shadowFrom, to: newAppUserId)
         }
         return result
     }
