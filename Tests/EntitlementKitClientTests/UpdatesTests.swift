@@ -105,6 +105,41 @@ struct UpdatesTests {
         #expect(yielded == [[]])
     }
 
+    @Test("after a relaunch, a stream made before any check starts with the cached entry; nothing is counted")
+    func aRelaunchedClientReplaysTheCachedEntry() async throws {
+        let device = TestDevice()
+        device.backend.grant("premium", to: "alice", until: nil)
+        _ = try await device.launch(appUserId: "alice").checkEntitlements()
+        var client: EntitlementClient? = try await device.relaunch()
+        let stream = client?.updates()
+        #expect(await client?.updateCount == 0, "configuring yields no update (scenarios.md)")
+        #expect(device.backend.totalCalls == 1, "the replay calls no backend")
+        client = nil  // ends the stream before any check
+        var yielded: [[String]] = []
+        if let stream {
+            for await snapshot in stream { yielded.append(snapshot.activeEntitlementIds) }
+        }
+        #expect(yielded == [["premium"]], "RevenueCat's customerInfoStream yields the cached customer info at once")
+    }
+
+    @Test("a replay is evaluated no earlier than the time elapsed since its answer: a clock set back revives nothing")
+    func theReplayFollowsElapsedTimeNotTheDeviceClock() async throws {
+        let device = TestDevice()
+        let start = device.time.now
+        device.backend.grant("premium", to: "alice", until: start.addingTimeInterval(minute))
+        var client: EntitlementClient? = try await device.launch(appUserId: "alice")
+        _ = await client?.checkEntitlements()
+        device.time.advance(2 * minute)
+        device.time.setDeviceOffset(-10 * minute)  // the device clock now reads before the expiry
+        let late = client?.updates()
+        client = nil
+        var yielded: [[String]] = []
+        if let late {
+            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
+        }
+        #expect(yielded == [[]])
+    }
+
     @Test("logIn, purchases, restores and syncs are answers; logOut and a failed operation are not")
     func operationsPublish() async throws {
         let device = TestDevice()

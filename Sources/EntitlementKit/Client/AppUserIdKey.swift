@@ -18,7 +18,9 @@ package struct AppUserIdKey: Hashable, Sendable {
     }
 
     package func hash(into hasher: inout Hasher) {
-        for byte in appUserId.utf8 { hasher.combine(byte) }
+        // All bytes in one call: byte by byte made `parity`'s join 1.5× slower than `String` keys.
+        var id = appUserId
+        id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 

@@ -109,7 +109,7 @@ public actor EntitlementClient {
         self.cache = cache
         self.freshFor = freshFor
         self.deviceClock = deviceClock
-        broadcaster = UpdateBroadcaster(deviceClock: deviceClock)
+        broadcaster = UpdateBroadcaster(deviceClock: deviceClock, monotonicClock: monotonicClock)
         self.monotonicClock = monotonicClock
         self.logger = logger
         self.appUserId = chosen
@@ -127,6 +127,13 @@ public actor EntitlementClient {
                 logger.log(.warning, "the cache could not store the app user id for the shadow (\(error.code))")
             }
         }
+        // A stream made before the first check starts with what an earlier launch cached for the customer,
+        // evaluated no earlier than the trusted instant (the floor, and the entry's newest server time).
+        if let entry = await cache.entry(for: chosen) {
+            var instant = deviceClock.now()
+            for known in [floor, entry.newestRequestDate].compactMap(\.self) where known > instant { instant = known }
+            broadcaster.offerForReplay(entry.snapshot.evaluated(at: instant))
+        }
         let how =
             appUserId != nil
             ? "the given app user id" : isStored ? "the stored app user id" : "a new anonymous id"
@@ -142,8 +149,9 @@ public actor EntitlementClient {
         provider.isAnonymous(appUserId)
     }
 
-    /// How many snapshots an update stream made when this client was created would have yielded so far
-    /// (see ``EntitlementUpdates``). Deterministic, unlike consuming a stream concurrently.
+    /// How many answers an update stream made when this client was created would have yielded so far (see
+    /// ``EntitlementUpdates``; the cached entry a new stream may start with is not an answer, so configuring
+    /// counts nothing). Deterministic, unlike consuming a stream concurrently.
     public var updateCount: Int {
         broadcaster.updateCount
     }

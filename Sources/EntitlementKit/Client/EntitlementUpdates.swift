@@ -4,9 +4,11 @@ import Foundation
 /// ``EntitlementClient/updates()``.
 ///
 /// A new stream first yields the client's current answer when it has one — the current customer's last
-/// answer in this run, evaluated now (never earlier than it was answered) — as RevenueCat's
-/// `customerInfoStream` does, so a `for await` loop started after launch shows the state at once. A stream
-/// made before any answer (or right after the customer changed) starts with the next answer. Then it
+/// answer in this run or, before any, the entry cached for them by an earlier launch — evaluated now (never
+/// earlier than the trusted instant it was answered or read at, plus the time elapsed since, so a device
+/// clock set back revives nothing), as RevenueCat's `customerInfoStream` does with its cached customer
+/// info: a `for await` loop started after launch shows the state at once. A stream made when there is
+/// neither (or right after the customer changed) starts with the next answer. Then it
 /// yields each answer that differs from the last one *this stream* yielded,
 /// ignoring ``EntitlementSnapshot/requestDate`` and ``EntitlementSnapshot/evaluatedAt`` (so the same
 /// access re-checked a minute later yields nothing, while an entitlement that lapsed does). Answers are
@@ -64,13 +66,17 @@ final class UpdateBroadcaster: @unchecked Sendable {
     /// Bumped by every new stream and every answer offered: an answer offered again while it is unchanged
     /// changes nothing (see ``isUnchanged(since:)``).
     private var version = 0
-    /// The current customer's last answer, replayed to each new stream (forgotten when the customer changes).
-    private var current: EntitlementSnapshot?
-    /// The device clock, to evaluate a replayed answer at "now" (never before the answer's own instant).
+    /// The current customer's last answer (or cached entry) and the monotonic reading when it was taken,
+    /// replayed to each new stream (forgotten when the customer changes).
+    private var current: (snapshot: EntitlementSnapshot, elapsed: Duration)?
+    /// The device clock and the time since the client started, to evaluate a replayed answer at "now":
+    /// never before its own instant plus the time elapsed since.
     private let deviceClock: any WallClock
+    private let monotonicClock: any MonotonicClock
 
-    init(deviceClock: any WallClock) {
+    init(deviceClock: any WallClock, monotonicClock: any MonotonicClock) {
         self.deviceClock = deviceClock
+        self.monotonicClock = monotonicClock
     }
 
     /// How many snapshots a stream made at the client's creation would have yielded.
@@ -90,7 +96,9 @@ final class UpdateBroadcaster: @unchecked Sendable {
             // lock, so no answer published meanwhile can overtake it.
             var lastYielded: Comparable?
             if let current {
-                let replay = current.evaluated(at: max(deviceClock.now(), current.evaluatedAt))
+                let since = monotonicClock.elapsed() - current.elapsed
+                let earliest = current.snapshot.evaluatedAt.addingTimeInterval(since.timeInterval)
+                let replay = current.snapshot.evaluated(at: max(deviceClock.now(), earliest))
                 lastYielded = Self.comparable(replay)
                 continuation.yield(replay)
             }
@@ -121,7 +129,7 @@ final class UpdateBroadcaster: @unchecked Sendable {
         let comparable = Self.comparable(snapshot)
         let (receivers, version): ([AsyncStream<EntitlementSnapshot>.Continuation], Int) = lock.withLock {
             self.version += 1
-            current = snapshot
+            current = (snapshot, monotonicClock.elapsed())
             if lastCounted != comparable {
                 lastCounted = comparable
                 count += 1
@@ -137,12 +145,20 @@ final class UpdateBroadcaster: @unchecked Sendable {
         return version
     }
 
-    /// Ends every stream (the client is gone).
+    /// Sets the answer a new stream starts with when nothing was answered yet (`snapshot` is the cached entry
+    /// a launch found, evaluated at the trusted instant): not an answer, so nothing is yielded or counted.
+    func offerForReplay(_ snapshot: EntitlementSnapshot) {
+        lock.withLock {
+            if current == nil { current = (snapshot, monotonicClock.elapsed()) }
+        }
+    }
+
     /// The customer changed: the previous customer's answer is never replayed to a new stream.
     func forgetCurrent() {
         lock.withLock { current = nil }
     }
 
+    /// Ends every stream (the client is gone).
     func finish() {
         let all: [AsyncStream<EntitlementSnapshot>.Continuation] = lock.withLock {
             isFinished = true
