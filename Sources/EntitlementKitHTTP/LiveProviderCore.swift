@@ -29,12 +29,21 @@ package struct LiveProviderCore: Sendable {
     }
 
     /// Refuses an id the backends refuse (``EntitlementKit/AppUserIdCheck/backendRefusal``) before any
-    /// request, as `invalidAppUserId` naming the rule.
+    /// request, as `invalidAppUserId` naming the rule and quoting the id cut to
+    /// `DocumentError.maximumValueLength` characters.
     package static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
         if let reason = AppUserIdCheck(appUserId).backendRefusal {
-            throw EntitlementClientError(
-                .invalidAppUserId, "app user id \(JSONValue.string(appUserId).compactText) \(reason)")
+            throw EntitlementClientError(.invalidAppUserId, "app user id \(quoted(appUserId)) \(reason)")
         }
+    }
+
+    /// `appUserId` as JSON text, cut as a value quoted from a document is (`"aaa…`): a refused id may be
+    /// as long as anything the app passes, and a message must stay one short line. The cut is the JSON
+    /// layer's own, which `DocumentError` applies to the value it quotes, so the two never drift apart.
+    private static func quoted(_ appUserId: String) -> String {
+        let located = DocumentError(
+            kind: .invalidValue, path: JSONPath.root, offending: .string(appUserId), reason: "")
+        return located.value ?? ""
     }
 
     /// Sends one request to `path` (percent-encoded, below the base URL) with `Authorization:

@@ -11,7 +11,9 @@ public struct ParityBaseline: Sendable {
         var line: Int
     }
 
-    private(set) var customers: [String: Customer] = [:]
+    /// Keyed by the id's bytes, as backends compare ids (`AppUserIdKey`): `"café"` precomposed and
+    /// `"cafe\u{301}"` are two customers, though Swift's `String` calls them equal.
+    private(set) var customers: [AppUserIdKey: Customer] = [:]
 
     /// Creates an empty baseline.
     public init() {}
@@ -25,14 +27,15 @@ public struct ParityBaseline: Sendable {
     /// on) or when that id was already added: a customer must appear once per file, and picking one of
     /// two records silently would hide exactly the kind of export bug a parity check is for.
     public mutating func add(_ snapshot: EntitlementSnapshot, line: Int) throws(DocumentError) {
-        let appUserId = try Self.joinKey(of: snapshot)
-        if let first = customers[appUserId] {
-            throw Self.duplicate(appUserId, firstLine: first.line)
+        let key = try Self.joinKey(of: snapshot)
+        if let first = customers[key] {
+            throw Self.duplicate(key.appUserId, firstLine: first.line)
         }
-        customers[appUserId] = Customer(snapshot: Self.comparable(snapshot), line: line)
+        customers[key] = Customer(snapshot: Self.comparable(snapshot), line: line)
     }
 
-    static func joinKey(of snapshot: EntitlementSnapshot) throws(DocumentError) -> String {
+    /// The snapshot's app user id, compared by its bytes.
+    static func joinKey(of snapshot: EntitlementSnapshot) throws(DocumentError) -> AppUserIdKey {
         guard let appUserId = snapshot.appUserId else {
             throw DocumentError(
                 kind: .missingField, path: JSONPath.root.appending("appUserId"),
@@ -40,7 +43,7 @@ public struct ParityBaseline: Sendable {
                     "is required to join the two exports but missing (wrap the response in an envelope with an appUserId)"
             )
         }
-        return appUserId
+        return AppUserIdKey(appUserId)
     }
 
     static func duplicate(_ appUserId: String, firstLine: Int) -> DocumentError {

@@ -14,10 +14,11 @@ import EntitlementKit
 /// app user id, or with one already seen in B, is refused with an error and counts nowhere; report it
 /// to the user.
 public struct ParityComparison: Sendable {
-    private var unmatched: [String: ParityBaseline.Customer]
+    // Keyed by bytes, like the baseline: canonically equivalent ids are distinct customers.
+    private var unmatched: [AppUserIdKey: ParityBaseline.Customer]
     private let customersInA: Int
     private let options: SnapshotDiff.Options
-    private var seenInB: [String: Int] = [:]
+    private var seenInB: [AppUserIdKey: Int] = [:]
     private var onlyInB: [String] = []
     private var onlyInBWithAccess = 0
     private var matched = 0
@@ -37,12 +38,13 @@ public struct ParityComparison: Sendable {
     ///
     /// Fails, counting nothing, when the snapshot has no app user id or its id already appeared in B.
     public mutating func compare(_ snapshot: EntitlementSnapshot, line: Int) throws(DocumentError) {
-        let appUserId = try ParityBaseline.joinKey(of: snapshot)
-        if let first = seenInB[appUserId] {
+        let key = try ParityBaseline.joinKey(of: snapshot)
+        let appUserId = key.appUserId
+        if let first = seenInB[key] {
             throw ParityBaseline.duplicate(appUserId, firstLine: first)
         }
-        seenInB[appUserId] = line
-        guard let customerA = unmatched.removeValue(forKey: appUserId) else {
+        seenInB[key] = line
+        guard let customerA = unmatched.removeValue(forKey: key) else {
             onlyInB.append(appUserId)
             if snapshot.hasActiveEntitlement { onlyInBWithAccess += 1 }
             return
@@ -61,7 +63,7 @@ public struct ParityComparison: Sendable {
 
     /// The report so far; once every record of B is compared, the customers left in A are only in A.
     public func report() -> ParityReport {
-        let onlyInA = unmatched.keys.sorted(by: ParityReport.precedes)
+        let onlyInA = unmatched.keys.map(\.appUserId).sorted(by: ParityReport.precedes)
         let onlyInAWithAccess = unmatched.values.filter(\.snapshot.hasActiveEntitlement).count
         let sortedAccess = Self.sortedByCustomer(accessDifferences) { ($0.appUserId, $0.difference.entitlementId) }
         let sortedFields = Self.sortedByCustomer(fieldDifferences) { ($0.appUserId, $0.difference.entitlementId) }

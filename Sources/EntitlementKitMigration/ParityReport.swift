@@ -140,8 +140,10 @@ public struct ParityReport: Sendable, Hashable {
     }
 
     static func precedes(_ lhs: (String, String, Int), _ rhs: (String, String, Int)) -> Bool {
-        if lhs.0 != rhs.0 { return precedes(lhs.0, rhs.0) }
-        if lhs.1 != rhs.1 { return precedes(lhs.1, rhs.1) }
+        // Ties by bytes too: `String`'s `!=` would call two canonically equivalent ids (two customers)
+        // one, and interleave their entries by entitlement id.
+        if !lhs.0.utf8.elementsEqual(rhs.0.utf8) { return precedes(lhs.0, rhs.0) }
+        if !lhs.1.utf8.elementsEqual(rhs.1.utf8) { return precedes(lhs.1, rhs.1) }
         return lhs.2 < rhs.2
     }
 }

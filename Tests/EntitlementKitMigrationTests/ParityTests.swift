@@ -145,4 +145,57 @@ struct ParityTests {
         #expect(outcome.report.totals.onlyInA == 1)
         #expect(!outcome.report.hasAccessDifferences)
     }
+
+    // "café" with a precomposed é, and "cafe" with a combining acute accent: Swift's `String` calls them
+    // equal (canonical equivalence), a backend receives different bytes and keeps two customers.
+    static let precomposed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    /// The ids as their bytes: `[String] ==` would call the two forms equal.
+    static func bytes(_ ids: [String]) -> [[UInt8]] { ids.map { Array($0.utf8) } }
+
+    @Test func canonicallyEquivalentIdsInAAndBAreTwoCustomers() throws {
+        #expect(Self.precomposed == Self.decomposed, "the premise: String equality does not tell them apart")
+        let (outcome, failures) = try check(
+            [record(Self.precomposed, [("premium", july)])], [record(Self.decomposed, [("premium", july)])])
+        #expect(failures.isEmpty)
+        let report = outcome.report
+        #expect(
+            report.totals
+                == ParityReport.Totals(
+                    customersInA: 1, customersInB: 1, matched: 0, onlyInA: 1, onlyInB: 1,
+                    withAccessDifferences: 0, withFieldDifferences: 0))
+        #expect(Self.bytes(report.onlyInA) == Self.bytes([Self.precomposed]))
+        #expect(Self.bytes(report.onlyInB) == Self.bytes([Self.decomposed]))
+        // Each has access on one side only: access moves, so parity is not reached.
+        #expect(report.oneSidedCustomersWithAccess == 2)
+    }
+
+    @Test func canonicallyEquivalentIdsInOneFileAreTwoCustomersNotADuplicate() throws {
+        // Only the precomposed customer has access: joined to the wrong one, either side would differ.
+        let both = [record(Self.precomposed, [("premium", july)]), record(Self.decomposed, [])]
+        let (outcome, failures) = try check(both, both)
+        #expect(failures.isEmpty)
+        #expect(outcome.isComplete)
+        #expect(
+            outcome.report.totals
+                == ParityReport.Totals(
+                    customersInA: 2, customersInB: 2, matched: 2, onlyInA: 0, onlyInB: 0,
+                    withAccessDifferences: 0, withFieldDifferences: 0))
+        #expect(!outcome.report.hasAccessDifferences)
+    }
+
+    @Test func differencesOfCanonicallyEquivalentIdsAreListedByBytesNotInterleaved() throws {
+        // Sorted by bytes, "cafe\u{301}" (65 CC 81) comes before "caf\u{E9}" (C3 A9), whatever the
+        // entitlement ids: the two customers' entries stay apart.
+        let a = [
+            record(Self.precomposed, [("a", july), ("c", july)]), record(Self.decomposed, [("b", july)]),
+        ]
+        let b = [record(Self.precomposed, []), record(Self.decomposed, [])]
+        let (outcome, failures) = try check(a, b)
+        #expect(failures.isEmpty)
+        let listed = outcome.report.accessDifferences.map { (Array($0.appUserId.utf8), $0.difference.entitlementId) }
+        #expect(listed.map(\.0) == Self.bytes([Self.decomposed, Self.precomposed, Self.precomposed]))
+        #expect(listed.map(\.1) == ["b", "a", "c"])
+    }
 }

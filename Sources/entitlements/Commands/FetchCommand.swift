@@ -141,7 +141,9 @@ enum FetchCommand: Command {
         let quoted = ArgumentQuoting.json(text)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else {
             let withoutScheme = !text.contains("://")
-            let hint = withoutScheme ? "; add a scheme, such as 'http://\(text.prefix(60))' or 'https://…'" : ""
+            // The suggestion quotes the argument too, so it is cut as the argument itself is.
+            let suggestion = ArgumentQuoting.plain("http://" + text)
+            let hint = withoutScheme ? "; add a scheme, such as \(suggestion) or 'https://…'" : ""
             throw .usage("\(option): \(quoted) is not a URL\(hint)", command: definition.name)
         }
         guard scheme == "http" || scheme == "https" else {

@@ -172,13 +172,15 @@ struct ParsedArguments {
                     !expected.accepts(value)
                 else { continue }
                 throw .usage(
-                    "\(option.name) needs \(expected.description); \"\(value)\" is not one, and \(missing) is missing",
+                    "\(option.name) needs \(expected.description); \(ArgumentQuoting.json(value)) is not one, and "
+                        + "\(missing) is missing",
                     command: command.name)
             }
             throw .usage("missing \(missing)", command: command.name)
         }
         if let maximum = command.positionalCount.maximum, positionals.count > maximum {
-            throw .usage("unexpected argument '\(positionals[maximum])'", command: command.name)
+            throw .usage(
+                "unexpected argument \(ArgumentQuoting.plain(positionals[maximum]))", command: command.name)
         }
     }
 }
