@@ -25,7 +25,8 @@ struct AdaptyFixtureTests {
             "server-grant-adapty-store", "stale-active-past-expiry", "subscription-wins-over-non-subscription",
             "store-values", "server-v2-null-containers", "error-is-active-missing", "error-lifetime-with-expiry",
             "error-id-disagrees-with-key", "error-access-level-without-product", "error-duplicate-key",
-            "error-v2-duplicate-access-level",
+            "error-v2-duplicate-access-level", "server-v2-null-paid-access-levels", "error-id-decomposed",
+            "error-envelope-id-decomposed",
         ]
         let names = Set(scenarios.map(\.name))
         for name in required {

@@ -54,4 +54,38 @@ struct AdaptyFormatRecognitionTests {
         let v1InV2 = adaptyFailure(#"{"data": {"profile_id": "p", "subscriptions": [], "paid_access_levels": {}}}"#)
         #expect(v1InV2?.kind == .wrongType)
     }
+
+    /// A `null` container reads as empty in either layout, so it does not decide which one a `data` is:
+    /// v2's arrays next to `"paid_access_levels": null` are read as v2.
+    @Test func aNullV1ContainerDoesNotMakeAV2ProfileV1() throws {
+        let level = #"{"access_level_id": "premium", "store_product_id": "pm", "expires_at": "2025-07-01T00:00:00Z"}"#
+        let subscription = #"{"store_product_id": "pm", "store_transaction_id": "t1"}"#
+        for paid in [#""paid_access_levels": null, "#, ""] {
+            for containers in [
+                #""access_levels": [\#(level)], "subscriptions": [\#(subscription)]"#,
+                #""subscriptions": [\#(subscription)], "access_levels": [\#(level)]"#,
+            ] {
+                let json = #"{"data": {"profile_id": "p", \#(paid)\#(containers)}}"#
+                #expect(try recognizes(json))
+                let snapshot = try adaptySnapshot(json)
+                #expect(snapshot.isActive("premium"), "\(json)")
+                #expect(snapshot["premium"]?.transactions.first?.transactionId == "t1", "\(json)")
+            }
+        }
+        // Only arrays besides it: v2 with no access levels, not a v1 profile with array containers.
+        let arraysOnly =
+            #"{"data": {"paid_access_levels": null, "profile_id": "p", "subscriptions": [\#(subscription)]}}"#
+        #expect(try adaptySnapshot(arraysOnly).entitlements.isEmpty)
+        // No container sent at all: still a profile, whichever `null` it carries.
+        for containers in [
+            #""paid_access_levels": null"#, #""access_levels": null"#,
+            #""paid_access_levels": null, "access_levels": null"#,
+        ] {
+            #expect(try adaptySnapshot(#"{"data": {"profile_id": "p", \#(containers)}}"#).entitlements.isEmpty)
+        }
+        // A v1 container that is sent still makes the profile v1, and v2's arrays in it are refused.
+        let mixed = adaptyFailure(
+            #"{"data": {"profile_id": "p", "paid_access_levels": {}, "access_levels": [\#(level)]}}"#)
+        #expect(mixed?.kind == .unrecognizedFormat && mixed?.path.description == "data.access_levels")
+    }
 }

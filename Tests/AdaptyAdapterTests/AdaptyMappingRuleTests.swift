@@ -153,5 +153,77 @@ struct AdaptyMappingRuleTests {
         let level = try #require(try adaptySnapshot(json)["premium"])
         #expect(level.store == .unknown && level.storeRaw == nil)
         #expect(level.periodType == .promotional)
+        #expect(level.cancellationReason == .unknown && level.cancellationReasonRaw == nil)
+    }
+
+    /// "Other non-null → intro", "non-null → promotional": a value that is not a string still names the
+    /// kind of offer by the field it is in.
+    @Test func anOfferTypeThatIsNotAStringStillSaysWhichOffer() throws {
+        func period(introductory: String, promotional: String) throws -> PeriodType? {
+            let extra = """
+                "active_introductory_offer_type": \(introductory), "active_promotional_offer_type": \(promotional)
+                """
+            return try adaptySnapshot(bridgeProfile(level: premiumLevel(extra: extra)))["premium"]?.periodType
+        }
+        for value in ["3", "true", "false", "{}", "[]", #""""#] {
+            #expect(try period(introductory: value, promotional: "null") == .intro, "\(value)")
+            #expect(try period(introductory: value, promotional: #""p""#) == .intro, "\(value)")
+            #expect(try period(introductory: "null", promotional: value) == .promotional, "\(value)")
+        }
+        #expect(try period(introductory: #""free_trial""#, promotional: "3") == .trial)
+        #expect(try period(introductory: "null", promotional: "null") == .normal)
+    }
+
+    /// `null` is kept for "Adapty does not say"; a reason sent that is not a string is `unknown`, with no
+    /// raw string to keep, and `is_refund` still makes it `refunded`.
+    @Test func aCancellationReasonThatIsNotAStringIsUnknown() throws {
+        func reason(_ value: String, isRefund: Bool = false) throws -> (CancellationReason?, String?) {
+            let extra = #""cancellation_reason": \#(value), "is_refund": \#(isRefund)"#
+            let level = premiumLevel().replacingOccurrences(of: #", "is_refund": false"#, with: "")
+            let entitlement = try #require(try adaptySnapshot(bridgeProfile(level: level + ", " + extra))["premium"])
+            return (entitlement.cancellationReason, entitlement.cancellationReasonRaw)
+        }
+        for value in ["5", "0", "true", "{}", #"{"code": "refund"}"#, "[]"] {
+            #expect(try reason(value) == (.unknown, nil), "\(value)")
+            #expect(try reason(value, isRefund: true) == (.refunded, nil), "\(value)")
+        }
+        #expect(try reason("null") == (nil, nil))
+        #expect(try reason(#""upgraded""#) == (.upgraded, "upgraded"))
+
+        // v2 alike; only the strings `refund` and `adapty_revoked` withdraw access.
+        for value in ["5", "{}"] {
+            let json = """
+                {"data": {"profile_id": "p", "access_levels": [{"access_level_id": "premium", "store_product_id": "pm", \
+                "expires_at": "2025-07-01T00:00:00+00:00", "cancellation_reason": \(value)}]}}
+                """
+            let level = try #require(try adaptySnapshot(json)["premium"])
+            #expect(level.cancellationReason == .unknown && level.cancellationReasonRaw == nil, "\(value)")
+            #expect(level.isActive)
+        }
+    }
+
+    /// Ids are compared as the bytes sent: a decomposed `café` (or a Kelvin sign for `K`) is a different
+    /// id to Adapty, though Swift's `==` calls the strings equal.
+    @Test func idsAreComparedByTheirBytes() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
+        let level = #""is_active": true, "vendor_product_id": "p""#
+        for (key, id) in [(composed, decomposed), (decomposed, composed), ("K", "\u{212A}")] {
+            let json = #"{"profile_id": "p1", "paid_access_levels": {"\#(key)": {"id": "\#(id)", \#(level)}}}"#
+            let error = adaptyFailure(json)
+            #expect(error?.kind == .inconsistent, "\(key) / \(id)")
+            #expect(error?.path == JSONPath.root.appending("paid_access_levels").appending(key).appending("id"))
+        }
+        let same = #"{"profile_id": "p1", "paid_access_levels": {"\#(composed)": {"id": "\#(composed)", \#(level)}}}"#
+        #expect(try adaptySnapshot(same)[composed]?.isActive == true)
+
+        func envelope(id: String, profileId: String) -> String {
+            #"{"data": {"type": "adapty_analytics_profile", "id": "\#(id)", "attributes": {"profile_id": "\#(profileId)"}}}"#
+        }
+        let error = adaptyFailure(envelope(id: composed, profileId: decomposed))
+        #expect(error?.kind == .inconsistent && error?.path.description == "data.id")
+        #expect(adaptyFailure(envelope(id: "\u{212A}", profileId: "K"))?.kind == .inconsistent)
+        #expect(try adaptySnapshot(envelope(id: decomposed, profileId: decomposed)).originalAppUserId == decomposed)
     }
 }

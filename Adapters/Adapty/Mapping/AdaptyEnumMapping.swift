@@ -28,14 +28,13 @@ extension GrantType {
 
 extension PeriodType {
     /// Shapes A, B, D: the introductory offer applied in the current period wins (`free_trial` → trial,
-    /// any other → intro), then the promotional one (→ promotional); none → normal.
-    init(adaptyIntroductory introductory: AdaptyOfferType, promotional: AdaptyOfferType) {
+    /// any other non-null value → intro), then the promotional one (any non-null value → promotional);
+    /// none → normal. A value that is not a string still says which kind of offer applies.
+    init(adaptyIntroductory introductory: AdaptyEnumerationValue, promotional: AdaptyEnumerationValue) {
         switch (introductory, promotional) {
         case (.named("free_trial"), _): self = .trial
-        case (.named, _): self = .intro
-        case (.unreadable, _): self = .unknown
-        case (.none, .named): self = .promotional
-        case (.none, .unreadable): self = .unknown
+        case (.named, _), (.unnamed, _): self = .intro
+        case (.none, .named), (.none, .unnamed): self = .promotional
         case (.none, .none): self = .normal
         }
     }
@@ -79,6 +78,17 @@ extension Environment {
 /// `cancellation_reason` → the unified reason's raw value (`CancellationReason`): `nil` when Adapty does not say,
 /// `refunded` whenever `is_refund` is true, `unknown` for a value it does not list.
 enum AdaptyCancellationReason {
+    /// The reason as read: a value sent that is not a string is a reason nobody can name, `unknown` (the
+    /// contract keeps `null` for "Adapty does not say").
+    static func unifiedRawValue(of reason: AdaptyEnumerationValue, isRefund: Bool = false) -> String? {
+        switch reason {
+        case .none: unifiedRawValue(of: nil as String?, isRefund: isRefund)
+        case .named(let text): unifiedRawValue(of: text, isRefund: isRefund)
+        case .unnamed: isRefund ? "refunded" : "unknown"
+        }
+    }
+
+    /// A reason sent as a string (`nil` when none was).
     static func unifiedRawValue(of reason: String?, isRefund: Bool = false) -> String? {
         if isRefund { return "refunded" }
         guard let reason, !reason.isEmpty else { return nil }

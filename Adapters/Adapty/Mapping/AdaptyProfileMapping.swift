@@ -95,7 +95,7 @@ extension Entitlement {
             cancellationReason: AdaptyCancellationReason.unifiedRawValue(
                 of: level.cancellationReason, isRefund: level.isRefund
             ).map { CancellationReason(rawValue: $0) },
-            cancellationReasonRaw: level.cancellationReason.nonEmpty,
+            cancellationReasonRaw: level.cancellationReason.name.nonEmpty,
             transactions: transactions,
             vendorFlag: level.isActive,
             at: instant

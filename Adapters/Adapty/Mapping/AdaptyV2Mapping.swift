@@ -72,10 +72,10 @@ extension Entitlement {
             cancellationReason: AdaptyCancellationReason.unifiedRawValue(of: level.cancellationReason).map {
                 CancellationReason(rawValue: $0)
             },
-            cancellationReasonRaw: level.cancellationReason.nonEmpty,
+            cancellationReasonRaw: level.cancellationReason.name.nonEmpty,
             transactions: subscription.map { [Transaction(adaptyV2: $0, periodType: periodType)] } ?? [],
             // No flag in v2: a refunded or revoked level is inactive whatever its dates say.
-            vendorFlag: AdaptyCancellationReason.revokesAccess(level.cancellationReason) ? false : nil,
+            vendorFlag: AdaptyCancellationReason.revokesAccess(level.cancellationReason.name) ? false : nil,
             at: instant
         )
     }

@@ -5,9 +5,9 @@ import Foundation
 // D) or `AdaptyV2Profile` as `AdaptyV2Reader` (shape C), read in one pass straight from the bytes. It
 // answers only for documents that `AdaptyWireFormat.detect` claims and that the general reader reads in
 // the common spelling; anything it would refuse — and anything unusual it would accept (a wrong type in a
-// tolerant field, a fraction in `timestamp`, duplicate or escaped keys, another format's keys) — is a miss
-// (`JSONFastPathMiss`), and the document is read again through `JSONNode`, which gives the answer or the
-// located error. `AdaptyFastPathTests` holds the two readers to the same answers.
+// tolerant field such as `store`, a fraction in `timestamp`, duplicate or escaped keys, another format's
+// keys) — is a miss (`JSONFastPathMiss`), and the document is read again through `JSONNode`, which gives
+// the answer or the located error. `AdaptyFastPathTests` holds the two readers to the same answers.
 
 /// What the fast reader read: a profile of shapes A, B or D, or a server API v2 profile.
 enum AdaptyFastDocument {
@@ -145,7 +145,8 @@ struct AdaptyFastProfileParts {
     /// envelope's `id`), else the object's own members.
     func profile() throws(JSONFastPathMiss) -> AdaptyProfile {
         if let attributes {
-            if let envelopeId, envelopeId != attributes.profileId { throw JSONFastPathMiss() }
+            // A mismatch is the general reader's error.
+            if let envelopeId, !AdaptyId.same(envelopeId, attributes.profileId) { throw JSONFastPathMiss() }
             return attributes
         }
         guard let profileId else { throw JSONFastPathMiss() }
@@ -223,7 +224,8 @@ extension AdaptyAccessLevel {
             if let field { try seen.mark(field) }
             switch field {
             case 0:
-                if let id = try reader.adaptyOptionalString(), id != key { throw JSONFastPathMiss() }
+                // A mismatch is the general reader's error.
+                if let id = try reader.adaptyOptionalString(), !AdaptyId.same(id, key) { throw JSONFastPathMiss() }
             case 1: isActive = try reader.adaptyOptionalBool()
             case 2: vendorProductId = try reader.adaptyOptionalIdentifier()
             case 3: value.basePlanId = try reader.adaptyOptionalIdentifier()
@@ -237,9 +239,9 @@ extension AdaptyAccessLevel {
             case 11: value.isRefund = try reader.adaptyOptionalBool() ?? false
             case 12: value.unsubscribedAt = try reader.adaptyOptionalDate()
             case 13: value.billingIssueDetectedAt = try reader.adaptyOptionalDate()
-            case 14: value.introductoryOffer = try reader.adaptyOfferType()
-            case 15: value.promotionalOffer = try reader.adaptyOfferType()
-            case 16: value.cancellationReason = try reader.adaptyOptionalString()
+            case 14: value.introductoryOffer = try reader.adaptyEnumerationValue()
+            case 15: value.promotionalOffer = try reader.adaptyEnumerationValue()
+            case 16: value.cancellationReason = try reader.adaptyEnumerationValue()
             case 17: _ = try reader.adaptyOptionalDate()
             default: try seen.skip(member, &reader)
             }

@@ -18,11 +18,15 @@ enum AdaptyProfileReader {
             try attributes.adaptyRequireObject()
             let profile = try read(profile: attributes)
             // The envelope names the profile too; two different ids leave it unclear whose profile this is.
-            if let envelopeId = try data.optional("id"), try envelopeId.string() != profile.profileId {
-                throw DocumentError(
-                    kind: .inconsistent, path: envelopeId.path, offending: envelopeId.value,
-                    reason:
-                        "disagrees with `attributes.profile_id` (\(JSONValue.string(profile.profileId).compactText))")
+            if let envelopeId = try data.optional("id") {
+                let id = try envelopeId.string()
+                guard AdaptyId.same(id, profile.profileId) else {
+                    throw DocumentError(
+                        kind: .inconsistent, path: envelopeId.path, offending: envelopeId.value,
+                        reason:
+                            "disagrees with `attributes.profile_id` (\(JSONValue.string(profile.profileId).compactText))"
+                            + AdaptyId.spellingNote(id, profile.profileId))
+                }
             }
             return profile
         case .serverV1:
@@ -74,10 +78,14 @@ enum AdaptyProfileReader {
     static func accessLevel(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptyAccessLevel {
         try node.adaptyRequireObject()
         // iOS trusts the `id` field, Android the key: when both are there they must agree.
-        if let idNode = try node.optional("id"), try idNode.string() != key {
-            throw DocumentError(
-                kind: .inconsistent, path: idNode.path, offending: idNode.value,
-                reason: "disagrees with its key \(JSONValue.string(key).compactText)")
+        if let idNode = try node.optional("id") {
+            let id = try idNode.string()
+            guard AdaptyId.same(id, key) else {
+                throw DocumentError(
+                    kind: .inconsistent, path: idNode.path, offending: idNode.value,
+                    reason: "disagrees with its key \(JSONValue.string(key).compactText)"
+                        + AdaptyId.spellingNote(id, key))
+            }
         }
         guard !key.isEmpty else { throw node.invalid("has an empty key: an access level needs an id") }
         let productNode = try node.required("vendor_product_id")
@@ -107,9 +115,9 @@ enum AdaptyProfileReader {
             isRefund: try node.adaptyBool("is_refund") ?? false,
             unsubscribedAt: try node.adaptyDate("unsubscribed_at"),
             billingIssueDetectedAt: try node.adaptyDate("billing_issue_detected_at"),
-            introductoryOffer: offerType(node.member("active_introductory_offer_type")),
-            promotionalOffer: offerType(node.member("active_promotional_offer_type")),
-            cancellationReason: node.adaptyEnumeration("cancellation_reason")
+            introductoryOffer: node.adaptyEnumerationValue("active_introductory_offer_type"),
+            promotionalOffer: node.adaptyEnumerationValue("active_promotional_offer_type"),
+            cancellationReason: node.adaptyEnumerationValue("cancellation_reason")
         )
     }
 
@@ -150,14 +158,5 @@ enum AdaptyProfileReader {
             isSandbox: try node.adaptyBool("is_sandbox"),
             isConsumable: isConsumable || isOneTime
         )
-    }
-
-    /// An offer-type member: absent or `null` is no offer, a string is kept, anything else is unreadable.
-    static func offerType(_ node: JSONNode?) -> AdaptyOfferType {
-        switch node?.value {
-        case nil, .null?: .none
-        case .string(let name)?: .named(name)
-        default: .unreadable
-        }
     }
 }

@@ -15,8 +15,10 @@ enum AdaptyFastDataShape {
     static func probe(_ reader: JSONByteReader) throws(JSONFastPathMiss) -> AdaptyFastDataShape {
         var probe = reader
         var hasAttributes = false
-        var hasPaidAccessLevels = false
-        var hasAccessLevels = false
+        // Whether each container's key is there, and whether it is sent (not `null`): as in
+        // `AdaptyWireFormat`, a `null` container decides the layout only when no container is sent.
+        var paidAccessLevels: (isPresent: Bool, isSent: Bool) = (false, false)
+        var accessLevels: (isPresent: Bool, isSent: Bool) = (false, false)
         var hasArrayContainer = false
         var hasProfileId = false
         try probe.beginObject()
@@ -24,17 +26,21 @@ enum AdaptyFastDataShape {
         while let key = try probe.nextKey(&isFirst) {
             if probe.key(key, is: "uid") || probe.key(key, is: "permissions") { throw JSONFastPathMiss() }
             hasAttributes = hasAttributes || probe.key(key, is: "attributes")
-            hasPaidAccessLevels = hasPaidAccessLevels || probe.key(key, is: "paid_access_levels")
-            hasAccessLevels = hasAccessLevels || probe.key(key, is: "access_levels")
             hasProfileId = hasProfileId || probe.key(key, is: "profile_id")
+            // A value that starts with `n` is `null` or a syntax error, which the reader that follows finds.
+            let isSent = try probe.peek() != UInt8(ascii: "n")
+            if probe.key(key, is: "paid_access_levels") { paidAccessLevels = (true, isSent) }
+            if probe.key(key, is: "access_levels") { accessLevels = (true, isSent) }
             if probe.key(key, is: "subscriptions") || probe.key(key, is: "non_subscriptions") {
                 let isArray = try probe.peek() == UInt8(ascii: "[")
                 hasArrayContainer = hasArrayContainer || isArray
             }
             _ = try probe.structuralSkip()
         }
-        if hasAttributes || hasPaidAccessLevels { return .objects }
-        if hasAccessLevels || hasArrayContainer { return .serverV2 }
+        if hasAttributes || paidAccessLevels.isSent { return .objects }
+        if accessLevels.isSent || hasArrayContainer { return .serverV2 }
+        if paidAccessLevels.isPresent { return .objects }
+        if accessLevels.isPresent { return .serverV2 }
         guard hasProfileId else { throw JSONFastPathMiss() }
         return .objects
     }
@@ -172,7 +178,7 @@ extension AdaptyV2AccessLevel {
             case 12: value.billingIssueDetectedAt = try reader.adaptyOptionalDate()
             case 13: value.isInGracePeriod = try reader.adaptyOptionalBool() ?? false
             case 14: value.gracePeriodExpiresAt = try reader.adaptyOptionalDate()
-            case 15: value.cancellationReason = try reader.adaptyOptionalString()
+            case 15: value.cancellationReason = try reader.adaptyEnumerationValue()
             case 16: _ = try reader.adaptyOptionalDate()
             case 17: _ = try reader.adaptyOptionalIdentifier()
             default: try seen.skip(key, &reader)

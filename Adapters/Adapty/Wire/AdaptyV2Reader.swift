@@ -75,7 +75,7 @@ enum AdaptyV2Reader {
             billingIssueDetectedAt: try node.adaptyDate("billing_issue_detected_at"),
             isInGracePeriod: try node.adaptyBool("is_in_grace_period") ?? false,
             gracePeriodExpiresAt: try node.adaptyDate("grace_period_expires_at"),
-            cancellationReason: node.adaptyEnumeration("cancellation_reason")
+            cancellationReason: node.adaptyEnumerationValue("cancellation_reason")
         )
     }
 

@@ -22,18 +22,24 @@ enum AdaptyWireFormat {
         return members["profile_id"] != nil || members["paid_access_levels"] != nil ? .bridge : nil
     }
 
-    /// The shape of a `data` object: `attributes` → the SDK backend envelope; `paid_access_levels` →
-    /// server API v1; `access_levels`, or an array `subscriptions` / `non_subscriptions` → server API v2;
-    /// otherwise a `profile_id` → server API v1 (a v1 profile may lack every container).
+    /// The shape of a `data` object: `attributes` → the SDK backend envelope; a sent (non-`null`)
+    /// `paid_access_levels` → server API v1; a sent `access_levels`, or an array `subscriptions` /
+    /// `non_subscriptions` → server API v2; otherwise (no container sent) a `null` `paid_access_levels` or
+    /// a `profile_id` → server API v1 (a v1 profile may lack every container), a `null` `access_levels` →
+    /// server API v2.
     static func shape(ofData data: [String: JSONValue]) -> AdaptyShape? {
         // Qonversion's launch result: never both.
         guard data["uid"] == nil, data["permissions"] == nil else { return nil }
         if data["attributes"] != nil { return .sdkBackend }
-        if data["paid_access_levels"] != nil { return .serverV1 }
-        if data["access_levels"] != nil { return .serverV2 }
+        // A `null` container reads as empty in either layout, so it cannot tell them apart: the containers
+        // actually sent decide first.
+        if data["paid_access_levels"]?.isNull == false { return .serverV1 }
+        if data["access_levels"]?.isNull == false { return .serverV2 }
         for key in ["subscriptions", "non_subscriptions"] {
             if case .array? = data[key] { return .serverV2 }
         }
+        if data["paid_access_levels"] != nil { return .serverV1 }
+        if data["access_levels"] != nil { return .serverV2 }
         return data["profile_id"] != nil ? .serverV1 : nil
     }
 }

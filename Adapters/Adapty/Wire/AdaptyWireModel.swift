@@ -52,19 +52,29 @@ struct AdaptyAccessLevel: Sendable, Hashable {
     var isRefund: Bool
     var unsubscribedAt: Date? = nil
     var billingIssueDetectedAt: Date? = nil
-    var introductoryOffer: AdaptyOfferType
-    var promotionalOffer: AdaptyOfferType
-    var cancellationReason: String? = nil
+    var introductoryOffer: AdaptyEnumerationValue
+    var promotionalOffer: AdaptyEnumerationValue
+    var cancellationReason: AdaptyEnumerationValue = .none
 }
 
-/// An offer-type field (`active_introductory_offer_type`, `active_promotional_offer_type`).
-enum AdaptyOfferType: Sendable, Hashable {
-    /// Absent or `null`: no offer in the current period.
+/// A field Adapty fills with one of its enumeration strings and whose mere presence means something:
+/// an offer type (`active_introductory_offer_type`, `active_promotional_offer_type`: an offer applies) or
+/// `cancellation_reason` (Adapty says why). Such a field decides no access, so a value of another JSON type
+/// does not fail the document; it still counts as sent, because the contract's rules turn on "non-null",
+/// not on "a string".
+enum AdaptyEnumerationValue: Sendable, Hashable {
+    /// Absent or `null`: Adapty does not say.
     case none
     /// A string, kept as sent.
     case named(String)
-    /// Present but not a string: an offer of a kind nobody can tell.
-    case unreadable
+    /// Present and not `null`, but not a string (`3`, `true`, `{}`): said, in no value anyone can name.
+    case unnamed
+
+    /// The string sent, `nil` when none was.
+    var name: String? {
+        guard case .named(let name) = self else { return nil }
+        return name
+    }
 }
 
 /// `subscriptions[product]`: the latest period of one store product.
@@ -129,7 +139,7 @@ struct AdaptyV2AccessLevel: Sendable, Hashable {
     var billingIssueDetectedAt: Date? = nil
     var isInGracePeriod: Bool
     var gracePeriodExpiresAt: Date? = nil
-    var cancellationReason: String? = nil
+    var cancellationReason: AdaptyEnumerationValue = .none
 }
 
 /// `subscriptions[i]` of server API v2.
@@ -155,4 +165,20 @@ struct AdaptyV2NonSubscription: Sendable, Hashable {
     var storeOriginalTransactionId: String? = nil
     var purchasedAt: Date? = nil
     var isConsumable: Bool
+}
+
+/// How the readers compare two ids that must agree (an access level's `id` and its key, the envelope's
+/// `data.id` and `attributes.profile_id`): as the bytes sent. Swift's `==` takes canonically equivalent
+/// text for equal — a decomposed `café` for the composed one, a Kelvin sign for `K` — yet those are two
+/// different ids to a backend that stores and looks them up as bytes.
+enum AdaptyId {
+    /// Whether `first` and `second` are the same UTF-8 bytes.
+    static func same(_ first: String, _ second: String) -> Bool {
+        first.utf8.elementsEqual(second.utf8)
+    }
+
+    /// A note for the error about two ids that differ only in their Unicode spelling, which print alike.
+    static func spellingNote(_ first: String, _ second: String) -> String {
+        first == second ? " (the same text spelt with other Unicode code points: ids are compared byte for byte)" : ""
+    }
 }

@@ -27,10 +27,13 @@ extension JSONByteReader {
         try consumeNull() ? nil : try date()
     }
 
-    /// An offer type: `null` is none, a string is kept; any other type is a miss.
-    mutating func adaptyOfferType() throws(JSONFastPathMiss) -> AdaptyOfferType {
-        guard let name = try adaptyOptionalString() else { return .none }
-        return .named(name)
+    /// An enumeration whose presence matters (an offer type, `cancellation_reason`): `null` is none, a
+    /// string is kept, any other value is validated, skipped and unnamed, as the general reader takes it.
+    mutating func adaptyEnumerationValue() throws(JSONFastPathMiss) -> AdaptyEnumerationValue {
+        if try consumeNull() { return .none }
+        if try isString() { return .named(try string()) }
+        try skipValue()
+        return .unnamed
     }
 
     /// `timestamp` in milliseconds: plain digits (at most 18), or a `-` and digits (a negative value, "not

@@ -4,7 +4,8 @@ import Foundation
 // Field readers shared by Adapty's four shapes. Every present, non-null value must have the JSON type
 // Adapty's SDKs decode it as (a wrong type makes their decoders throw, and here fails the document);
 // `null` and absence both mean "not said". Enumerations are the exception: they decide no access, so a
-// value of the wrong type reads as "not recognised", like an unknown string.
+// value of the wrong type never fails; it reads as "not recognised", like an unknown string, or — where the
+// contract's rule asks only whether the value is sent (offer types, `cancellation_reason`) — as sent.
 
 extension JSONNode {
     /// Fails unless this node is an object.
@@ -25,8 +26,17 @@ extension JSONNode {
     /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
     /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
     func adaptyEnumeration(_ key: String) -> String? {
-        guard case .string(let text)? = member(key)?.value else { return nil }
-        return text
+        adaptyEnumerationValue(key).name
+    }
+
+    /// The member `key` as an enumeration whose presence matters (an offer type, `cancellation_reason`):
+    /// absent or `null` is none, a string is kept, any other value is sent but unnamed. Never fails.
+    func adaptyEnumerationValue(_ key: String) -> AdaptyEnumerationValue {
+        switch member(key)?.value {
+        case nil, .null?: .none
+        case .string(let text)?: .named(text)
+        default: .unnamed
+        }
     }
 
     /// The member `key` as a JSON boolean, `nil` when absent or `null`.
