@@ -38,12 +38,9 @@ package struct LiveProviderCore: Sendable {
     }
 
     /// `appUserId` as JSON text, cut as a value quoted from a document is (`"aaa…`): a refused id may be
-    /// as long as anything the app passes, and a message must stay one short line. The cut is the JSON
-    /// layer's own, which `DocumentError` applies to the value it quotes, so the two never drift apart.
+    /// as long as anything the app passes, and a message must stay one short line.
     private static func quoted(_ appUserId: String) -> String {
-        let located = DocumentError(
-            kind: .invalidValue, path: JSONPath.root, offending: .string(appUserId), reason: "")
-        return located.value ?? ""
+        DocumentError.shortened(JSONValue.string(appUserId).compactText)
     }
 
     /// Sends one request to `path` (percent-encoded, below the base URL) with `Authorization:

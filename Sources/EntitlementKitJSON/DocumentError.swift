@@ -78,7 +78,9 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         return text
     }
 
-    static func shortened(_ text: String, to length: Int = maximumValueLength) -> String {
+    /// `text` cut to `length` characters, the last one `…`: how an error quotes a value (a document's, an
+    /// argument the user typed, an id an app passed) so it stays one short line.
+    package static func shortened(_ text: String, to length: Int = maximumValueLength) -> String {
         guard text.utf8.count > length, text.count > length else { return text }
         return String(text.prefix(length - 1)) + "…"
     }

@@ -6,18 +6,14 @@ import EntitlementKit
 enum ArgumentQuoting {
     /// `text` as a JSON string (`"next tuesday"`), cut with `…` past the limit.
     static func json(_ text: String) -> String {
-        shortened(JSONValue.string(text).compactText)
+        DocumentError.shortened(JSONValue.string(text).compactText)
     }
 
     /// `text` between single quotes (`'validate'`), control characters shown as `?`, cut with `…`.
     static func plain(_ text: String) -> String {
         let printable = String(
             String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-        return shortened("'" + printable + "'")
+        return DocumentError.shortened("'" + printable + "'")
     }
 
-    private static func shortened(_ quoted: String) -> String {
-        let limit = DocumentError.maximumValueLength
-        return quoted.count > limit ? String(quoted.prefix(limit - 1)) + "…" : quoted
-    }
 }
