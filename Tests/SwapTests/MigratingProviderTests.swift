@@ -198,6 +198,64 @@ struct MigratingProviderTests {
         #expect(b.callLog == ["logIn alice bob"])
     }
 
+    @Test func aHangingShadowHoldsAWriteNoLongerThanTheTimeoutAndStillHearsOfIt() async throws {
+        let (_, b, provider, clock) = Self.pair()
+        b.script("alice", .hang)
+        let receipt = StoreReceipt(store: .appStore, token: "receipt-1")
+        let write = Task { try await provider.syncPurchases(receipt, for: "alice") }
+        #expect(await clock.waitForSleeper(), "the write never started the shadow timeout")
+        clock.advance(by: .seconds(2))
+        // Bounded: without the timeout the write would wait for the shadow until it is released below.
+        let answered = Flag()
+        Task {
+            _ = try? await write.value
+            answered.raise()
+        }
+        for _ in 0..<100_000 where !answered.isRaised { await Task.yield() }
+        #expect(answered.isRaised, "a stalled shadow must not hold up a purchase past the timeout")
+        b.release()
+        #expect(try await write.value.provider == .revenueCat)
+        #expect(b.callLog == ["sync receipt-1 alice"], "the shadow was still sent the write")
+    }
+
+    @Test func underEitherGrantsAWriteTheServingBackendRefusesIsAnsweredByTheShadow() async throws {
+        let (a, b, provider, _) = Self.pair(policy: .eitherGrants)
+        a.script("alice", .fail(.backendUnavailable))
+        b.script("alice", .answer([Self.entitlement("premium", expires: Self.later)]))
+        let receipt = StoreReceipt(store: .appStore, token: "receipt-1")
+        let snapshot = try await provider.syncPurchases(receipt, for: "alice")
+        #expect(snapshot.provider == .revenueCat, "answered as the serving backend")
+        #expect(snapshot.isActive("premium"))
+        #expect(b.callLog == ["sync receipt-1 alice"])
+
+        let (servingA, servingB, servingOnly, _) = Self.pair(policy: .serving)
+        servingA.script("alice", .fail(.backendUnavailable))
+        await #expect(throws: EntitlementClientError.self) {
+            try await servingOnly.syncPurchases(receipt, for: "alice")
+        }
+        #expect(servingB.callLog.isEmpty, "under .serving the write fails as it would without the shadow")
+    }
+
+    @Test func underEitherGrantsAWriteAnswersWithTheUnion() async throws {
+        let (a, b, provider, _) = Self.pair(policy: .eitherGrants)
+        a.script("alice", .answer([Self.entitlement("basic", expires: Self.later)]))
+        b.script("alice", .answer([Self.entitlement("premium", expires: Self.later)]))
+        let purchase = StorePurchase(receipt: StoreReceipt(store: .appStore, token: "r"), productId: "pro")
+        let snapshot = try await provider.reportPurchase(purchase, for: "alice")
+        #expect(snapshot.activeEntitlementIds == ["basic", "premium"])
+    }
+
+    @Test func reportStreamsEndWhenTheProviderIsReleased() async throws {
+        var provider: MigratingProvider? = Self.pair().2
+        let stream = provider?.reports
+        provider = nil
+        var count = 0
+        if let stream {
+            for await _ in stream { count += 1 }
+        }
+        #expect(count == 0)
+    }
+
     @Test func eitherGrantsIsTheUnionWithTheLongerGrantWinning() async throws {
         let (a, b, provider, _) = Self.pair(policy: .eitherGrants)
         a.script(
@@ -276,5 +334,18 @@ struct MigratingProviderTests {
         let provider = MigratingProvider(serving: a, shadow: b)
         #expect(provider.shadowTimeout == .seconds(2))
         #expect(provider.policy == .serving)
+    }
+}
+
+/// A flag one task raises and another polls.
+final class Flag: @unchecked Sendable {
+    // Guards `raised`.
+    private let lock = NSLock()
+    private var raised = false
+
+    var isRaised: Bool { lock.withLock { raised } }
+
+    func raise() {
+        lock.withLock { raised = true }
     }
 }

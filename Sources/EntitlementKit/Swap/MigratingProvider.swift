@@ -23,7 +23,10 @@ import Foundation
 ///   without the shadow (the client then answers from its cache).
 /// - **Writes** (log-in, restore / sync, purchase) go to the serving backend, then to the shadow with the
 ///   same input, so the new backend hears of every purchase during the window; the shadow's failure is
-///   reported, never thrown.
+///   reported, never thrown. The shadow's write is awaited at most `shadowTimeout`, as a read's answer is;
+///   a later one goes on in the background (its failure reported when it comes), so a stalled shadow never
+///   holds up a purchase. Under ``Policy/eitherGrants`` a write answers with the merge of both answers, or
+///   with the shadow's when the serving backend failed.
 /// - **Identity**: one app user id for both, in the serving backend's form. While the customer is anonymous
 ///   the shadow is not asked (two backends cannot know the same anonymous person): `skipped(anonymous)`.
 /// - **Cut-over and roll-back** are a configuration change: `MigratingProvider(serving: new, shadow: old)`.
@@ -80,8 +83,13 @@ public actor MigratingProvider: EntitlementProvider {
         self.wallClock = wallClock
     }
 
+    deinit {
+        broadcaster.finish()
+    }
+
     /// Every report from now on, one per comparison, skip or failure. Each access makes a new stream; each
-    /// keeps the newest ``reportBufferLimit`` reports its reader has not taken.
+    /// keeps the newest ``reportBufferLimit`` reports its reader has not taken, and ends when the provider is
+    /// released.
     public nonisolated var reports: AsyncStream<ShadowReport> {
         broadcaster.makeStream()
     }
@@ -137,41 +145,53 @@ public actor MigratingProvider: EntitlementProvider {
             shadow: { (provider) throws(EntitlementClientError) in try await provider.snapshot(for: appUserId) })
     }
 
-    /// Logs in on the serving backend, then on the shadow (its failure is reported, not thrown).
+    /// Logs in on the serving backend, then on the shadow (see ``MigratingProvider`` for how long the shadow
+    /// is awaited and what a failure of either does).
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
-        let result = try await serving.logIn(from: currentAppUserId, to: newAppUserId)
+        let serving = serving
+        let served = await Self.answer { () throws(EntitlementClientError) in
+            try await serving.logIn(from: currentAppUserId, to: newAppUserId)
+        }
         // The shadow never knew the serving backend's anonymous person: it is told of a new one of its own.
         let shadowFrom =
             serving.isAnonymous(currentAppUserId) && !shadow.isAnonymous(currentAppUserId)
             ? shadow.makeAnonymousAppUserId() : currentAppUserId
-        await mirror(.logIn, for: newAppUserId) { (provider) throws(EntitlementClientError) in
-            _ = try await provider.logIn(from: shadowFrom, to: newAppUserId)
+        let snapshot = try await write(.logIn, for: newAppUserId, served: served.map { $0.snapshot }) {
+            (provider) throws(EntitlementClientError) in
+            try await provider.logIn(from: shadowFrom, to: newAppUserId).snapshot
         }
-        return result
+        let created = (try? served.get())?.created ?? false
+        return LogInResult(snapshot: snapshot, created: created)
     }
 
     /// Sends the receipt to the serving backend, then to the shadow.
     public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        let snapshot = try await serving.syncPurchases(receipt, for: appUserId)
-        await mirror(.syncPurchases, for: appUserId) { (provider) throws(EntitlementClientError) in
-            _ = try await provider.syncPurchases(receipt, for: appUserId)
+        let serving = serving
+        let served = await Self.answer { () throws(EntitlementClientError) in
+            try await serving.syncPurchases(receipt, for: appUserId)
         }
-        return snapshot
+        return try await write(.syncPurchases, for: appUserId, served: served) {
+            (provider) throws(EntitlementClientError) in
+            try await provider.syncPurchases(receipt, for: appUserId)
+        }
     }
 
     /// Reports the purchase to the serving backend, then to the shadow.
     public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        let snapshot = try await serving.reportPurchase(purchase, for: appUserId)
-        await mirror(.reportPurchase, for: appUserId) { (provider) throws(EntitlementClientError) in
-            _ = try await provider.reportPurchase(purchase, for: appUserId)
+        let serving = serving
+        let served = await Self.answer { () throws(EntitlementClientError) in
+            try await serving.reportPurchase(purchase, for: appUserId)
         }
-        return snapshot
+        return try await write(.reportPurchase, for: appUserId, served: served) {
+            (provider) throws(EntitlementClientError) in
+            try await provider.reportPurchase(purchase, for: appUserId)
+        }
     }
 
     // MARK: Reads
@@ -236,9 +256,9 @@ public actor MigratingProvider: EntitlementProvider {
         return diff.isEmpty ? .agreed : .disagreed(diff)
     }
 
-    private static func answer(
-        _ body: @Sendable () async throws(EntitlementClientError) -> EntitlementSnapshot
-    ) async -> Answer {
+    private static func answer<Value: Sendable>(
+        _ body: @Sendable () async throws(EntitlementClientError) -> Value
+    ) async -> Result<Value, EntitlementClientError> {
         do {
             return .success(try await body())
         } catch {
@@ -248,18 +268,46 @@ public actor MigratingProvider: EntitlementProvider {
 
     // MARK: Writes
 
-    private func mirror(
-        _ action: ShadowReport.WriteAction, for appUserId: String,
-        _ write: (any EntitlementProvider) async throws(EntitlementClientError) -> Void
-    ) async {
+    /// The write sent to the shadow after the serving backend's `served` answer, awaited as a read's shadow
+    /// is (at most `shadowTimeout`; a later one goes on, and its failure is reported when it comes), and the
+    /// answer: under ``Policy/serving`` the serving backend's (its failure thrown, the shadow not asked);
+    /// under ``Policy/eitherGrants`` the merge of both, or the shadow's when the serving backend failed.
+    private func write(
+        _ action: ShadowReport.WriteAction, for appUserId: String, served: Answer,
+        _ send:
+            @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        if case .failure(let error) = served, policy == .serving { throw error }
         guard !serving.isAnonymous(appUserId) || action == .logIn else {
             record(appUserId, .skipped(.anonymous))
-            return
+            return try served.get()
         }
-        do {
-            try await write(shadow)
-        } catch {
+        let shadowProvider = shadow
+        let sent = Task { await Self.answer { () throws(EntitlementClientError) in try await send(shadowProvider) } }
+        let shadowAnswer = await ShadowWait.first(of: sent, within: shadowTimeout, on: clock, cancellingLate: false)
+        switch shadowAnswer {
+        case .some(.failure(let error)):
             record(appUserId, .writeFailed(action, error))
+        case nil:
+            Task { [weak self] in
+                if case .failure(let error) = await sent.value {
+                    await self?.record(appUserId, .writeFailed(action, error))
+                }
+            }
+        case .some(.success):
+            break
+        }
+        switch (served, shadowAnswer) {
+        case (.success(let a), .some(.success(let b))) where policy == .eitherGrants:
+            return SnapshotMerge.eitherGrants(served: a, shadow: b)
+        case (.success(let a), _):
+            return a
+        case (.failure, .some(.success(var b))):
+            // Only under eitherGrants: the shadow answers, as the serving backend.
+            b.provider = serving.provider
+            return b
+        case (.failure(let error), _):
+            throw error
         }
     }
 

@@ -5,16 +5,18 @@ import Foundation
 /// Neither side is awaited inside a task group, because a group waits for all its children before it
 /// returns — a shadow that ignores cancellation would then hold up the served answer.
 enum ShadowWait {
-    /// The task's value, or `nil` when `timeout` passed on `clock` first (the task is then cancelled).
+    /// The task's value, or `nil` when `timeout` passed on `clock` first (the task is then cancelled, unless
+    /// `cancellingLate` is false: a write the shadow must still hear of goes on).
     static func first<Value: Sendable>(
-        of task: Task<Value, Never>, within timeout: Duration, on clock: any Clock<Duration>
+        of task: Task<Value, Never>, within timeout: Duration, on clock: any Clock<Duration>,
+        cancellingLate: Bool = true
     ) async -> Value? {
         let race = Race<Value>()
         return await withCheckedContinuation { continuation in
             race.start(continuation)
             let timer = Task {
                 try? await clock.sleep(for: timeout)
-                if race.finish(nil) { task.cancel() }
+                if race.finish(nil), cancellingLate { task.cancel() }
             }
             Task {
                 let value = await task.value
