@@ -27,7 +27,8 @@ public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else {
             throw EntitlementClientError(
-                .credentialsRefused, "the base URL \(url.absoluteString) is not an absolute http(s) URL")
+                .credentialsRefused,
+                "the base URL \(DocumentError.shortened(url.absoluteString)) is not an absolute http(s) URL")
         }
         guard components.user == nil, components.password == nil, components.query == nil,
             components.fragment == nil
@@ -44,11 +45,11 @@ public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
         case "http":
             throw EntitlementClientError(
                 .credentialsRefused,
-                "refusing to send the API key over plain http to \(host); use https (plain http is allowed only on loopback)"
+                "refusing to send the API key over plain http to \(DocumentError.shortened(host)); use https (plain http is allowed only on loopback)"
             )
         default:
             throw EntitlementClientError(
-                .credentialsRefused, "the base URL's scheme \(scheme) is not https")
+                .credentialsRefused, "the base URL's scheme \(DocumentError.shortened(scheme)) is not https")
         }
         #if canImport(FoundationNetworking)
             // FoundationNetworking's URLSession (libcurl underneath) rejects every IPv6 literal host as a
@@ -56,14 +57,15 @@ public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
             if host.hasPrefix("[") || host.contains(":") {
                 throw EntitlementClientError(
                     .credentialsRefused,
-                    "the base URL's host \(host) is an IPv6 address literal, which URLSession on Linux cannot reach; use a host name or an IPv4 address (127.0.0.1 for loopback)"
+                    "the base URL's host \(DocumentError.shortened(host)) is an IPv6 address literal, which URLSession on Linux cannot reach; use a host name or an IPv4 address (127.0.0.1 for loopback)"
                 )
             }
         #endif
         var text = url.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         guard let normalized = URL(string: text) else {
-            throw EntitlementClientError(.credentialsRefused, "the base URL \(url.absoluteString) is malformed")
+            throw EntitlementClientError(
+                .credentialsRefused, "the base URL \(DocumentError.shortened(url.absoluteString)) is malformed")
         }
         self.url = normalized
     }
@@ -71,7 +73,8 @@ public struct BackendBaseURL: Sendable, Hashable, CustomStringConvertible {
     /// Parses and checks `text`.
     public init(_ text: String) throws(EntitlementClientError) {
         guard let url = URL(string: text) else {
-            throw EntitlementClientError(.credentialsRefused, "the base URL \(text) is malformed")
+            throw EntitlementClientError(
+                .credentialsRefused, "the base URL \(DocumentError.shortened(text)) is malformed")
         }
         try self.init(url)
     }

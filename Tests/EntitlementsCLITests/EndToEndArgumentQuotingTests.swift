@@ -40,6 +40,19 @@ struct EndToEndArgumentQuotingTests {
                 + "or 'https://…'")
     }
 
+    @Test func aPlainHTTPHostIsQuotedCut() async throws {
+        let result = try await Tool.run(
+            [
+                "fetch", "--provider", "revenuecat", "--app-user-id", "alice", "--base-url",
+                "http://\(Self.long).example/",
+            ],
+            environment: ["REVENUECAT_API_KEY": "appl_CLI-QUOTING-KEY-7c2e"])
+        #expect(result.status == 64)
+        let line = try #require(result.stderrLines.first)
+        #expect(line.contains("plain http to \(Self.kept(59))…; use https"), "\(line)")
+        #expect(!line.contains(Self.kept(60)))
+    }
+
     @Test func aRefusedAppUserIdIsQuotedCut() async throws {
         let server = try LoopbackHTTPServer(replies: [.json(200, "{}")])
         defer { server.stop() }

@@ -36,7 +36,9 @@ struct AdaptyReplyIdentity {
             throw DocumentError(
                 kind: .inconsistent, path: profile.path.appending("customer_user_id"),
                 offending: customerUserId.map(JSONValue.string) ?? .null,
-                reason: "is not the customer user id asked for (\(JSONValue.string(customer).compactText))")
+                reason:
+                    "is not the customer user id asked for (\(DocumentError.shortened(JSONValue.string(customer).compactText)))"
+            )
         }
     }
 }

@@ -146,7 +146,8 @@ struct AppStoreDocumentReader {
     private func checkEnvelopeBundleId(_ node: JSONNode) throws(DocumentError) {
         guard let bundleId = items.bundleId, let member = try node.optional("bundleId") else { return }
         guard try member.string() == bundleId else {
-            throw member.invalid("is not the configured bundle id \(JSONValue.string(bundleId).compactText)")
+            throw member.invalid(
+                "is not the configured bundle id \(DocumentError.shortened(JSONValue.string(bundleId).compactText))")
         }
     }
 }

@@ -53,10 +53,11 @@ struct AppStoreItemReader: Sendable {
         guard let node = try payload.optional("bundleId") else {
             throw DocumentError(
                 kind: .missingField, path: payload.path.appending("bundleId"),
-                reason: "is required when a bundle id is configured (\(bundleId))")
+                reason: "is required when a bundle id is configured (\(DocumentError.shortened(bundleId)))")
         }
         guard try node.string() == bundleId else {
-            throw node.invalid("is not the configured bundle id \(JSONValue.string(bundleId).compactText)")
+            throw node.invalid(
+                "is not the configured bundle id \(DocumentError.shortened(JSONValue.string(bundleId).compactText))")
         }
     }
 
