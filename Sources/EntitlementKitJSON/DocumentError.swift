@@ -81,7 +81,10 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `text` cut to `length` characters, the last one `…`: how an error quotes a value (a document's, an
     /// argument the user typed, an id an app passed) so it stays one short line.
     package static func shortened(_ text: String, to length: Int = maximumValueLength) -> String {
-        guard text.utf8.count > length, text.count > length else { return text }
-        return String(text.prefix(length - 1)) + "…"
+        guard text.utf8.count > length else { return text }
+        if text.count > length { return String(text.prefix(length - 1)) + "…" }
+        // Few characters, but one may carry thousands of combining marks: cut those by scalars.
+        guard text.unicodeScalars.count > 4 * length else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(4 * length - 1))) + "…"
     }
 }

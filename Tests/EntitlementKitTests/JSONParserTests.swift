@@ -13,6 +13,16 @@ struct JSONParserTests {
         }
     }
 
+    @Test("a quoted value is cut even when it is one character carrying thousands of combining marks")
+    func aValueOfCombiningMarksIsCut() {
+        let value = "e" + String(repeating: "\u{301}", count: 5_000)
+        let error = DocumentError(kind: .invalidValue, path: JSONPath.root, value: value, reason: "is odd")
+        #expect((error.value?.unicodeScalars.count ?? .max) <= 4 * DocumentError.maximumValueLength)
+        #expect(error.value?.hasSuffix("…") == true)
+        let short = "e" + String(repeating: "\u{301}", count: 10)
+        #expect(DocumentError(kind: .invalidValue, path: JSONPath.root, value: short, reason: "x").value == short)
+    }
+
     @Test("values keep their JSON types apart")
     func types() throws {
         let value = try JSONValue.parse(

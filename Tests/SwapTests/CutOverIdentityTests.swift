@@ -57,6 +57,34 @@ struct CutOverIdentityTests {
         #expect(await cutOver.appUserId == "alice")
     }
 
+    @Test func skippingTheShadowStageStillKeepsTheCustomerThroughRetirement() async throws {
+        let directory = CacheDirectory()
+        _ = try await launch(old, on: directory).logIn("alice")
+        let cutOver = try await launch(MigratingProvider(serving: new, shadow: old), on: directory)
+        #expect(await cutOver.appUserId == "alice")
+        let retired = try await launch(new, on: directory)
+        #expect(await retired.appUserId == "alice")
+    }
+
+    @Test func theShadowStagesAnonymousIdNeverBecomesALoggedInCustomerOfTheNewBackendAlone() async throws {
+        let directory = CacheDirectory()
+        let shadowing = try await launch(MigratingProvider(serving: old, shadow: new), on: directory)
+        #expect(await shadowing.isAnonymous)
+        let alone = try await launch(new, on: directory)
+        #expect(await alone.isAnonymous, "the old backend's anonymous id is no customer of the new one")
+    }
+
+    @Test func aLogOutByAProcessOnTheSwappedConfigurationIsFollowed() async throws {
+        let directory = CacheDirectory()
+        _ = try await launch(old, on: directory).logIn("alice")
+        let app = try await launch(MigratingProvider(serving: old, shadow: new), on: directory)
+        let updatedExtension = try await launch(MigratingProvider(serving: new, shadow: old), on: directory)
+        #expect(await updatedExtension.appUserId == "alice")
+        try await updatedExtension.logOut()
+        _ = await app.checkEntitlements(.fetchCurrent)
+        #expect(await app.isAnonymous, "alice logged out on this device")
+    }
+
     @Test func theOldBackendsAnonymousIdIsNotTakenUpAfterTheCutOver() async throws {
         let directory = CacheDirectory()
         let shadowing = try await launch(MigratingProvider(serving: old, shadow: new), on: directory)

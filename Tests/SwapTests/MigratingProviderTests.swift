@@ -249,11 +249,42 @@ struct MigratingProviderTests {
         var provider: MigratingProvider? = Self.pair().2
         let stream = provider?.reports
         provider = nil
-        var count = 0
-        if let stream {
-            for await _ in stream { count += 1 }
+        let ended = Flag()
+        Task {
+            if let stream {
+                for await _ in stream {}
+            }
+            ended.raise()
         }
-        #expect(count == 0)
+        // Bounded: a stream that never ends makes this fail, not hang.
+        for _ in 0..<100_000 where !ended.isRaised { await Task.yield() }
+        #expect(ended.isRaised)
+    }
+
+    @Test func aLogInTheServingBackendRefusesIsThrownEvenUnderEitherGrants() async throws {
+        let (a, b, provider, _) = Self.pair(policy: .eitherGrants)
+        a.script("bob", .fail(.backendUnavailable))
+        await #expect(throws: EntitlementClientError.self) { try await provider.logIn(from: "alice", to: "bob") }
+        #expect(b.callLog.isEmpty, "the customer did not change: the shadow is not told")
+    }
+
+    @Test func theShadowHearsOfWritesInTheOrderSentEvenPastTheTimeout() async throws {
+        let (_, b, provider, clock) = Self.pair()
+        b.script("bob", .hang)
+        let logIn = Task { try await provider.logIn(from: "alice", to: "bob") }
+        #expect(await clock.waitForSleeper())
+        clock.advance(by: .seconds(2))
+        _ = try await logIn.value  // answered; the shadow's logIn still hangs
+        let receipt = StoreReceipt(store: .appStore, token: "receipt-1")
+        let sync = Task { try await provider.syncPurchases(receipt, for: "bob") }
+        #expect(await clock.waitForSleeper())
+        for _ in 0..<10_000 where b.callLog.count < 2 { await Task.yield() }
+        #expect(b.callLog == ["logIn alice bob"], "the sync waits for the logIn the shadow has not answered")
+        b.release()
+        clock.advance(by: .seconds(2))
+        _ = try await sync.value
+        for _ in 0..<100_000 where b.callLog.count < 2 { await Task.yield() }
+        #expect(b.callLog == ["logIn alice bob", "sync receipt-1 bob"])
     }
 
     @Test func eitherGrantsIsTheUnionWithTheLongerGrantWinning() async throws {

@@ -30,7 +30,9 @@ struct AdaptyReplyIdentity {
         if let expectedProfile, !profileId.utf8.elementsEqual(expectedProfile.utf8) {
             throw DocumentError(
                 kind: .inconsistent, path: profile.path.appending("profile_id"), offending: .string(profileId),
-                reason: "is another profile than the one asked for (\(JSONValue.string(expectedProfile).compactText))")
+                reason:
+                    "is another profile than the one asked for (\(DocumentError.shortened(JSONValue.string(expectedProfile).compactText)))"
+            )
         }
         if let customer, !(customerUserId?.utf8.elementsEqual(customer.utf8) ?? false) {
             throw DocumentError(

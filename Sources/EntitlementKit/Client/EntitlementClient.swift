@@ -131,7 +131,8 @@ public actor EntitlementClient {
         // evaluated no earlier than the trusted instant (the floor, and the entry's newest server time).
         if let entry = await cache.entry(for: chosen) {
             var instant = deviceClock.now()
-            for known in [floor, entry.newestRequestDate].compactMap(\.self) where known > instant { instant = known }
+            let serverTime = entry.newestRequestDate ?? entry.snapshot.trustedServerTime
+            for known in [floor, serverTime].compactMap(\.self) where known > instant { instant = known }
             broadcaster.offerForReplay(entry.snapshot.evaluated(at: instant))
         }
         let how =

@@ -24,9 +24,10 @@ import Foundation
 /// - **Writes** (log-in, restore / sync, purchase) go to the serving backend, then to the shadow with the
 ///   same input, so the new backend hears of every purchase during the window; the shadow's failure is
 ///   reported, never thrown. The shadow's write is awaited at most `shadowTimeout`, as a read's answer is;
-///   a later one goes on in the background (its failure reported when it comes), so a stalled shadow never
-///   holds up a purchase. Under ``Policy/eitherGrants`` a write answers with the merge of both answers, or
-///   with the shadow's when the serving backend failed.
+///   a later one goes on in the background (its failure reported when it comes; the shadow's writes reach
+///   it in order), so a stalled shadow never holds up a purchase. Under ``Policy/eitherGrants`` a restore
+///   or purchase answers with the merge of both answers, or with the shadow's when the serving backend
+///   failed; a logIn the serving backend refuses is thrown under either policy.
 /// - **Identity**: one app user id for both, in the serving backend's form. While the customer is anonymous
 ///   the shadow is not asked (two backends cannot know the same anonymous person): `skipped(anonymous)`.
 /// - **Cut-over and roll-back** are a configuration change: `MigratingProvider(serving: new, shadow: old)`.
@@ -63,6 +64,8 @@ public actor MigratingProvider: EntitlementProvider {
     private nonisolated let wallClock: any WallClock
     private nonisolated let broadcaster = ShadowReportBroadcaster(bufferLimit: MigratingProvider.reportBufferLimit)
     private var totals = ShadowTally()
+    /// The shadow's newest write: the next one waits for it, so the shadow hears of them in order.
+    private var lastShadowWrite: Task<Void, Never>?
 
     /// A provider that serves `serving` and compares `shadow`.
     ///
@@ -146,7 +149,7 @@ public actor MigratingProvider: EntitlementProvider {
     }
 
     /// Logs in on the serving backend, then on the shadow (see ``MigratingProvider`` for how long the shadow
-    /// is awaited and what a failure of either does).
+    /// is awaited). The serving backend's refusal is thrown under either policy.
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
@@ -154,6 +157,9 @@ public actor MigratingProvider: EntitlementProvider {
         let served = await Self.answer { () throws(EntitlementClientError) in
             try await serving.logIn(from: currentAppUserId, to: newAppUserId)
         }
+        // Never answered by the shadow, whatever the policy: the customer changes only when the serving
+        // backend linked the ids (else what they bought anonymously would be left behind).
+        if case .failure(let error) = served { throw error }
         // The shadow never knew the serving backend's anonymous person: it is told of a new one of its own.
         let shadowFrom =
             serving.isAnonymous(currentAppUserId) && !shadow.isAnonymous(currentAppUserId)
@@ -283,7 +289,14 @@ public actor MigratingProvider: EntitlementProvider {
             return try served.get()
         }
         let shadowProvider = shadow
-        let sent = Task { await Self.answer { () throws(EntitlementClientError) in try await send(shadowProvider) } }
+        // One at a time, in the order sent: a write still running past the timeout (a logIn) must reach the
+        // shadow before the next one (a purchase for the customer it created).
+        let previous = lastShadowWrite
+        let sent = Task {
+            await previous?.value
+            return await Self.answer { () throws(EntitlementClientError) in try await send(shadowProvider) }
+        }
+        lastShadowWrite = Task { _ = await sent.value }
         let shadowAnswer = await ShadowWait.first(of: sent, within: shadowTimeout, on: clock, cancellingLate: false)
         switch shadowAnswer {
         case .some(.failure(let error)):
