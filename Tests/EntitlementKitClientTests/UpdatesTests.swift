@@ -4,6 +4,15 @@ import Testing
 
 @Suite("Client updates stream", .timeLimit(.minutes(5)))
 struct UpdatesTests {
+    /// The active entitlement ids of everything `stream` yields, until it ends (its client was released).
+    static func activeIds(yieldedBy stream: EntitlementUpdates?) async -> [[String]] {
+        var yielded: [[String]] = []
+        if let stream {
+            for await snapshot in stream { yielded.append(snapshot.activeEntitlementIds) }
+        }
+        return yielded
+    }
+
     @Test("yields the first answer, then only answers that differ, ignoring requestDate and evaluatedAt")
     func yieldsOnChangeOnly() async throws {
         let device = TestDevice()
@@ -32,10 +41,7 @@ struct UpdatesTests {
         #expect(await client?.updateCount == 3)
 
         client = nil  // the stream ends with the client
-        var yielded: [[String]] = []
-        if let stream {
-            for await snapshot in stream { yielded.append(snapshot.activeEntitlementIds) }
-        }
+        let yielded = await Self.activeIds(yieldedBy: stream)
         #expect(yielded == [["premium"], [], ["gold"]])
     }
 
@@ -47,10 +53,7 @@ struct UpdatesTests {
         _ = await client?.checkEntitlements()
         let late = client?.updates()  // made after the answer: no further check runs before it is read
         client = nil
-        var yielded: [[String]] = []
-        if let late {
-            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
-        }
+        let yielded = await Self.activeIds(yieldedBy: late)
         #expect(yielded == [["premium"]], "the README's `for await` loop must not wait for the next change")
     }
 
@@ -98,10 +101,7 @@ struct UpdatesTests {
         device.time.advance(2 * minute)
         let late = client?.updates()
         client = nil
-        var yielded: [[String]] = []
-        if let late {
-            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
-        }
+        let yielded = await Self.activeIds(yieldedBy: late)
         #expect(yielded == [[]])
     }
 
@@ -115,10 +115,7 @@ struct UpdatesTests {
         #expect(await client?.updateCount == 0, "configuring yields no update (scenarios.md)")
         #expect(device.backend.totalCalls == 1, "the replay calls no backend")
         client = nil  // ends the stream before any check
-        var yielded: [[String]] = []
-        if let stream {
-            for await snapshot in stream { yielded.append(snapshot.activeEntitlementIds) }
-        }
+        let yielded = await Self.activeIds(yieldedBy: stream)
         #expect(yielded == [["premium"]], "RevenueCat's customerInfoStream yields the cached customer info at once")
     }
 
@@ -133,10 +130,7 @@ struct UpdatesTests {
         device.time.setDeviceOffset(-10 * minute)  // the device clock now reads before the expiry
         let late = client?.updates()
         client = nil
-        var yielded: [[String]] = []
-        if let late {
-            for await snapshot in late { yielded.append(snapshot.activeEntitlementIds) }
-        }
+        let yielded = await Self.activeIds(yieldedBy: late)
         #expect(yielded == [[]])
     }
 
