@@ -33,14 +33,8 @@ package struct LiveProviderCore: Sendable {
     /// `DocumentError.maximumValueLength` characters.
     package static func checkUsable(_ appUserId: String) throws(EntitlementClientError) {
         if let reason = AppUserIdCheck(appUserId).backendRefusal {
-            throw EntitlementClientError(.invalidAppUserId, "app user id \(quoted(appUserId)) \(reason)")
+            throw EntitlementClientError(.invalidAppUserId, "app user id \(DocumentError.quoted(appUserId)) \(reason)")
         }
-    }
-
-    /// `appUserId` as JSON text, cut as a value quoted from a document is (`"aaa…`): a refused id may be
-    /// as long as anything the app passes, and a message must stay one short line.
-    private static func quoted(_ appUserId: String) -> String {
-        DocumentError.shortened(JSONValue.string(appUserId).compactText)
     }
 
     /// Sends one request to `path` (percent-encoded, below the base URL) with `Authorization:

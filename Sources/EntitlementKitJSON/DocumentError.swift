@@ -78,8 +78,14 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         return text
     }
 
-    /// `text` cut to `length` characters, the last one `…`: how an error quotes a value (a document's, an
-    /// argument the user typed, an id an app passed) so it stays one short line.
+    /// `text` as a JSON string, cut as ``shortened(_:to:)`` cuts it (`"next tuesday"`, `"aaa…`): how an error
+    /// quotes a string that is not a document's value (an argument the user typed, an id an app passed).
+    package static func quoted(_ text: String) -> String {
+        shortened(JSONValue.string(text).compactText)
+    }
+
+    /// `text` cut to `length` characters, the last one `…` (and, for text of few characters carrying many
+    /// combining marks, to `4 × length` Unicode scalars), so an error stays one short line.
     package static func shortened(_ text: String, to length: Int = maximumValueLength) -> String {
         guard text.utf8.count > length else { return text }
         if text.count > length { return String(text.prefix(length - 1)) + "…" }

@@ -31,7 +31,7 @@ struct AdaptyReplyIdentity {
             throw DocumentError(
                 kind: .inconsistent, path: profile.path.appending("profile_id"), offending: .string(profileId),
                 reason:
-                    "is another profile than the one asked for (\(DocumentError.shortened(JSONValue.string(expectedProfile).compactText)))"
+                    "is another profile than the one asked for (\(DocumentError.quoted(expectedProfile)))"
             )
         }
         if let customer, !(customerUserId?.utf8.elementsEqual(customer.utf8) ?? false) {
@@ -39,7 +39,7 @@ struct AdaptyReplyIdentity {
                 kind: .inconsistent, path: profile.path.appending("customer_user_id"),
                 offending: customerUserId.map(JSONValue.string) ?? .null,
                 reason:
-                    "is not the customer user id asked for (\(DocumentError.shortened(JSONValue.string(customer).compactText)))"
+                    "is not the customer user id asked for (\(DocumentError.quoted(customer)))"
             )
         }
     }

@@ -147,7 +147,7 @@ struct AppStoreDocumentReader {
         guard let bundleId = items.bundleId, let member = try node.optional("bundleId") else { return }
         guard try member.string() == bundleId else {
             throw member.invalid(
-                "is not the configured bundle id \(DocumentError.shortened(JSONValue.string(bundleId).compactText))")
+                "is not the configured bundle id \(DocumentError.quoted(bundleId))")
         }
     }
 }

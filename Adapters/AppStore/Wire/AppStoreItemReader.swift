@@ -57,7 +57,7 @@ struct AppStoreItemReader: Sendable {
         }
         guard try node.string() == bundleId else {
             throw node.invalid(
-                "is not the configured bundle id \(DocumentError.shortened(JSONValue.string(bundleId).compactText))")
+                "is not the configured bundle id \(DocumentError.quoted(bundleId))")
         }
     }
 

@@ -153,35 +153,25 @@ public actor MigratingProvider: EntitlementProvider {
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
-        let serving = serving
-        let served = await Self.answer { () throws(EntitlementClientError) in
-            try await serving.logIn(from: currentAppUserId, to: newAppUserId)
-        }
         // Never answered by the shadow, whatever the policy: the customer changes only when the serving
         // backend linked the ids (else what they bought anonymously would be left behind).
-        if case .failure(let error) = served { throw error }
+        let result = try await serving.logIn(from: currentAppUserId, to: newAppUserId)
         // The shadow never knew the serving backend's anonymous person: it is told of a new one of its own.
         let shadowFrom =
             serving.isAnonymous(currentAppUserId) && !shadow.isAnonymous(currentAppUserId)
             ? shadow.makeAnonymousAppUserId() : currentAppUserId
-        let snapshot = try await write(.logIn, for: newAppUserId, served: served.map { $0.snapshot }) {
+        let snapshot = try await write(.logIn, for: newAppUserId, served: .success(result.snapshot)) {
             (provider) throws(EntitlementClientError) in
             try await provider.logIn(from: shadowFrom, to: newAppUserId).snapshot
         }
-        let created = (try? served.get())?.created ?? false
-        return LogInResult(snapshot: snapshot, created: created)
+        return LogInResult(snapshot: snapshot, created: result.created)
     }
 
     /// Sends the receipt to the serving backend, then to the shadow.
     public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        let serving = serving
-        let served = await Self.answer { () throws(EntitlementClientError) in
-            try await serving.syncPurchases(receipt, for: appUserId)
-        }
-        return try await write(.syncPurchases, for: appUserId, served: served) {
-            (provider) throws(EntitlementClientError) in
+        try await write(.syncPurchases, for: appUserId) { (provider) throws(EntitlementClientError) in
             try await provider.syncPurchases(receipt, for: appUserId)
         }
     }
@@ -190,12 +180,7 @@ public actor MigratingProvider: EntitlementProvider {
     public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        let serving = serving
-        let served = await Self.answer { () throws(EntitlementClientError) in
-            try await serving.reportPurchase(purchase, for: appUserId)
-        }
-        return try await write(.reportPurchase, for: appUserId, served: served) {
-            (provider) throws(EntitlementClientError) in
+        try await write(.reportPurchase, for: appUserId) { (provider) throws(EntitlementClientError) in
             try await provider.reportPurchase(purchase, for: appUserId)
         }
     }
@@ -262,9 +247,9 @@ public actor MigratingProvider: EntitlementProvider {
         return diff.isEmpty ? .agreed : .disagreed(diff)
     }
 
-    private static func answer<Value: Sendable>(
-        _ body: @Sendable () async throws(EntitlementClientError) -> Value
-    ) async -> Result<Value, EntitlementClientError> {
+    private static func answer(
+        _ body: @Sendable () async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async -> Answer {
         do {
             return .success(try await body())
         } catch {
@@ -273,6 +258,17 @@ public actor MigratingProvider: EntitlementProvider {
     }
 
     // MARK: Writes
+
+    /// `send` to the serving backend, then to the shadow (see the other `write`).
+    private func write(
+        _ action: ShadowReport.WriteAction, for appUserId: String,
+        _ send:
+            @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+    ) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        let serving = serving
+        let served = await Self.answer { () throws(EntitlementClientError) in try await send(serving) }
+        return try await write(action, for: appUserId, served: served, send)
+    }
 
     /// The write sent to the shadow after the serving backend's `served` answer, awaited as a read's shadow
     /// is (at most `shadowTimeout`; a later one goes on, and its failure is reported when it comes), and the

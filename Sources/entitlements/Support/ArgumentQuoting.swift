@@ -6,7 +6,7 @@ import EntitlementKit
 enum ArgumentQuoting {
     /// `text` as a JSON string (`"next tuesday"`), cut with `…` past the limit.
     static func json(_ text: String) -> String {
-        DocumentError.shortened(JSONValue.string(text).compactText)
+        DocumentError.quoted(text)
     }
 
     /// `text` between single quotes (`'validate'`), control characters shown as `?`, cut with `…`.
