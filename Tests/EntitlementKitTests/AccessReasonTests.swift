@@ -4,7 +4,7 @@ import Testing
 
 /// `accessReason` is computed from the entitlement's facts, case by case as unified-snapshot.md's "Why"
 /// section defines it, and always agrees with `isActive`.
-@Suite("Access reasons", .timeLimit(.minutes(1)))
+@Suite("Access reasons", .timeLimit(.minutes(5)))
 struct AccessReasonTests {
     let expiry = instant("2025-10-03T12:00:05Z")
 
