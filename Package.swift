@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
         .library(name: "EntitlementKitAdapty", targets: ["EntitlementKitAdapty"]),
+        .library(name: "EntitlementKitLedger", targets: ["EntitlementKitLedger"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
@@ -53,16 +54,20 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/Adapty"
         ),
+        // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
+        // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
             name: "EntitlementKitAppStore",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/AppStore",
             resources: [.copy("Resources")]
         ),
         .target(
             name: "EntitlementKitGooglePlay",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/GooglePlay"
         ),
 
@@ -161,6 +166,14 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests", dependencies: ["EntitlementKit", "EntitlementKitAppStore"],
             resources: [.copy("Wycheproof")]
+        ),
+        // The ledger: its rules over an in-test source, the App Store and Play readers over notifications
+        // signed by a test chain, the directory store under real processes.
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+            ]
         ),
         .testTarget(
             name: "GooglePlayAdapterTests",
