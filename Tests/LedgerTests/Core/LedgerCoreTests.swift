@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The vendor-free rules of ledger.md over the plain in-test source.
-@Suite("Ledger core rules", .timeLimit(.minutes(1)))
+@Suite("Ledger core rules", .timeLimit(.minutes(5)))
 struct LedgerCoreTests {
     let at = Date(timeIntervalSince1970: 1_500)
 
