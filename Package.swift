@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "EntitlementKitLedger", targets: ["EntitlementKitLedger"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
+        .library(name: "EntitlementKitStripe", targets: ["EntitlementKitStripe"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
         .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
@@ -70,6 +71,12 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/GooglePlay"
         ),
+        // Web billing: Stripe subscriptions, Checkout Sessions and signed webhook events.
+        .target(
+            name: "EntitlementKitStripe",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/Stripe"
+        ),
 
         // Bulk conversion, format detection and parity reports over any set of adapters.
         .target(name: "EntitlementKitMigration", dependencies: ["EntitlementKit"]),
@@ -83,7 +90,7 @@ let package = Package(
             exclude: ["README.md", "malformed"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
-                .copy("cross-provider"), .copy("scenarios"),
+                .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
             ]
         ),
 
@@ -105,6 +112,7 @@ let package = Package(
                 "EntitlementKitAdapty",
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -179,6 +187,13 @@ let package = Package(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
         ),
+        .testTarget(
+            name: "StripeAdapterTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitStripe", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitGooglePlay",
+            ]
+        ),
         // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
         .testTarget(
             name: "DocumentedExamplesTests",
@@ -243,6 +258,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
                 "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
             ]
         ),
     ],
