@@ -99,7 +99,8 @@ struct CutOverInterleavingTests {
             return (said, later)
         }
         #expect(said["x alice"]?.line == "alice premium")
-        #expect(said["y launch"]?.line == "alice premium")
+        // On the cut-over configuration alice's answer is not cached yet (answers stay with their backend).
+        #expect(said["y launch"]?.id == "alice")
         #expect(said["x held"]?.line == "held firstPartWritten")
         let loggedOutTo = try #require(said["y logout"])
         #expect(loggedOutTo.isAnonymous && loggedOutTo.line.hasSuffix(" "))

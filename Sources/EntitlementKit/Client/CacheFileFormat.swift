@@ -49,8 +49,7 @@ enum CacheFileFormat {
 
     /// The configuration a part last launched under (see ``EntitlementClient/needsPurchaseSync``).
     struct Stage: Equatable {
-        /// The serving backend's namespace, then the shadow's when there is one: `serving` or `serving>shadow`.
-        var configuration: String
+        var configuration: LaunchConfiguration
         /// Whether a sync or restore succeeded under it.
         var purchasesSynced: Bool
     }
@@ -146,7 +145,11 @@ enum CacheFileFormat {
                     .object(["namespace": .string($0.namespace), "appUserId": .string($0.appUserId)])
                 } ?? .null,
                 "stage": state.stage.map {
-                    .object(["configuration": .string($0.configuration), "purchasesSynced": .bool($0.purchasesSynced)])
+                    .object([
+                        "serving": .string($0.configuration.serving),
+                        "shadow": $0.configuration.shadow.map(JSONValue.string) ?? .null,
+                        "purchasesSynced": .bool($0.purchasesSynced),
+                    ])
                 } ?? .null,
             ]), as: .device)
     }
@@ -167,7 +170,9 @@ enum CacheFileFormat {
                 },
                 stage: try stage.map { (node) throws(DocumentError) in
                     Stage(
-                        configuration: try node.required("configuration").string(),
+                        configuration: LaunchConfiguration(
+                            serving: try node.required("serving").string(),
+                            shadow: try node.optional("shadow")?.string()),
                         purchasesSynced: try node.required("purchasesSynced").bool())
                 })
         } catch {

@@ -45,14 +45,26 @@ extension DirectoryEntitlementCache {
         try files.writeFile(CacheFileFormat.deviceFile(state), to: Self.deviceFileName)
     }
 
-    /// Runs `body` holding both parts' locks on disk, taken in the order of their paths, so two writers of one
-    /// pair (on the same configuration or on opposite ones) take them in the same order and never deadlock.
+    /// Runs `body` holding both parts' locks on disk (see ``withLocks(of:_:)``).
     nonisolated static func withLocks<T>(
         of one: DirectoryEntitlementCache, and other: DirectoryEntitlementCache,
         _ body: () throws(EntitlementCacheError) -> T
     ) throws(EntitlementCacheError) -> T {
-        guard one.files.path != other.files.path else { return try one.files.withLock(body) }
-        let (first, second) = one.files.path < other.files.path ? (one, other) : (other, one)
-        return try first.files.withLock { () throws(EntitlementCacheError) -> T in try second.files.withLock(body) }
+        try withLocks(of: [one, other], body)
+    }
+
+    /// Runs `body` holding every part's lock on disk, taken in the order of their paths, so two writers of one
+    /// pair (on the same configuration or on opposite ones) take them in the same order and never deadlock.
+    nonisolated static func withLocks<T>(
+        of parts: [DirectoryEntitlementCache], _ body: () throws(EntitlementCacheError) -> T
+    ) throws(EntitlementCacheError) -> T {
+        let paths = Set(parts.map(\.files.path)).sorted()
+        func locking(_ index: Int) throws(EntitlementCacheError) -> T {
+            guard index < paths.count else { return try body() }
+            return try CacheDirectoryFiles(path: paths[index]).withLock { () throws(EntitlementCacheError) -> T in
+                try locking(index + 1)
+            }
+        }
+        return try locking(0)
     }
 }
