@@ -91,7 +91,8 @@ struct CutOverCacheTests {
     @Test func theAnonymousCustomerKeepsOneIdInEachFormAcrossEveryStage() async throws {
         let directory = CutOverIdentityTests.CacheDirectory()
         let oldAnonymous = try await EntitlementClientFactory.launch(old, directory).appUserId
-        let shadowing = try await EntitlementClientFactory.launch(MigratingProvider(serving: old, shadow: new), directory)
+        let shadowing = try await EntitlementClientFactory.launch(
+            MigratingProvider(serving: old, shadow: new), directory)
         #expect(await shadowing.appUserId == oldAnonymous)
         let newAnonymous = try #require(try await part(new, directory).storedAppUserId())
         #expect(new.isAnonymous(newAnonymous))
