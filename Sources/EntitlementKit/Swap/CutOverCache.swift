@@ -228,19 +228,21 @@ package struct CutOverCache: EntitlementCache {
             if expected != nil, isWritten { return Pair(serving: appUserId, shadow: shadowId) }
             observer?(.bothPartsLocked)
             let sequence = max(servingRecord.sequence, shadowRecord.sequence) + 1
-            var servingFile = servingState.file
-            servingFile.appUserId = appUserId
-            servingFile.sequence = sequence
-            servingFile.counterpart = CacheFileFormat.Counterpart(namespace: shadowNamespace, appUserId: shadowId)
-            servingFile.trustedFloor = floor
-            try parts.serving.writeDeviceFile(servingFile)
+            /// A part's file holding `id`, with the other part's id as its counterpart.
+            func file(_ state: DirectoryEntitlementCache.PartState, holding id: String, other: (String, String))
+                -> CacheFileFormat.DeviceState
+            {
+                var file = state.file
+                file.appUserId = id
+                file.sequence = sequence
+                file.counterpart = CacheFileFormat.Counterpart(namespace: other.0, appUserId: other.1)
+                file.trustedFloor = floor
+                return file
+            }
+            try parts.serving.writeDeviceFile(
+                file(servingState, holding: appUserId, other: (shadowNamespace, shadowId)))
             observer?(.firstPartWritten)
-            var shadowFile = shadowState.file
-            shadowFile.appUserId = shadowId
-            shadowFile.sequence = sequence
-            shadowFile.counterpart = CacheFileFormat.Counterpart(namespace: servingNamespace, appUserId: appUserId)
-            shadowFile.trustedFloor = floor
-            try parts.shadow.writeDeviceFile(shadowFile)
+            try parts.shadow.writeDeviceFile(file(shadowState, holding: shadowId, other: (servingNamespace, appUserId)))
             return Pair(serving: appUserId, shadow: shadowId)
         }
     }
