@@ -9,12 +9,15 @@ let package = Package(
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
         .library(name: "EntitlementKitJSON", targets: ["EntitlementKitJSON"]),
+        .library(name: "EntitlementKitCrypto", targets: ["EntitlementKitCrypto"]),
         .library(name: "EntitlementKitHTTP", targets: ["EntitlementKitHTTP"]),
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
         .library(name: "EntitlementKitAdapty", targets: ["EntitlementKitAdapty"]),
+        .library(name: "EntitlementKitLedger", targets: ["EntitlementKitLedger"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
+        .library(name: "EntitlementKitStripe", targets: ["EntitlementKitStripe"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
         .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
@@ -28,13 +31,18 @@ let package = Package(
         // knows nothing of entitlements, so the fuzz targets and other tools can take it alone.
         .target(name: "EntitlementKitJSON"),
 
+        // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
+        // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
+        // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
+        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"]),
+
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
         // EntitlementKitJSON (its errors and dates are part of the core's API).
-        .target(name: "EntitlementKit", dependencies: ["EntitlementKitJSON"]),
+        .target(name: "EntitlementKit", dependencies: ["EntitlementKitJSON", "EntitlementKitCrypto"]),
 
         // The vendor-free HTTP plumbing both live providers share (the core does no networking):
         // configuration checks, retries with backoff, a response size cap, typed errors.
-        .target(name: "EntitlementKitHTTP", dependencies: ["EntitlementKit"]),
+        .target(name: "EntitlementKitHTTP", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
 
         // One adapter module per backend; each depends on the core (and the shared HTTP plumbing for its
         // live provider), never on another adapter.
@@ -53,17 +61,27 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/Adapty"
         ),
+        // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
+        // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
             name: "EntitlementKitAppStore",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitLedger"],
             path: "Adapters/AppStore",
             resources: [.copy("Resources")]
         ),
         .target(
             name: "EntitlementKitGooglePlay",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/GooglePlay"
+        ),
+        // Web billing: Stripe subscriptions, Checkout Sessions and signed webhook events.
+        .target(
+            name: "EntitlementKitStripe",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/Stripe"
         ),
 
         // Bulk conversion, format detection and parity reports over any set of adapters.
@@ -78,7 +96,7 @@ let package = Package(
             exclude: ["README.md", "malformed"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
-                .copy("cross-provider"), .copy("scenarios"),
+                .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
             ]
         ),
 
@@ -100,6 +118,7 @@ let package = Package(
                 "EntitlementKitAdapty",
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -116,6 +135,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitCrypto",
             ],
             exclude: ["python"]
         ),
@@ -129,7 +149,7 @@ let package = Package(
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
         .testTarget(name: "SwapTests", dependencies: ["EntitlementKit", "EntitlementKitTesting"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
-        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
+        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
@@ -157,14 +177,31 @@ let package = Package(
             name: "AppStoreAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
         ),
-        // The pure-Swift verification (SHA-2, P-256/P-384 ECDSA, DER/X.509, JWS) against public test vectors.
+        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, DER/X.509) and the JWS verifier against
+        // public test vectors.
         .testTarget(
-            name: "AppStoreVerificationTests", dependencies: ["EntitlementKit", "EntitlementKitAppStore"],
+            name: "AppStoreVerificationTests",
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
             resources: [.copy("Wycheproof")]
+        ),
+        // The ledger: its rules over an in-test source, the App Store and Play readers over notifications
+        // signed by a test chain, the directory store under real processes.
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+            ]
         ),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "StripeAdapterTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitStripe", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitGooglePlay",
+            ]
         ),
         // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
         .testTarget(
@@ -230,6 +267,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
                 "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
             ]
         ),
     ],
