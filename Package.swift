@@ -87,7 +87,7 @@ let package = Package(
             name: "EntitlementKitFixtures",
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
-            exclude: ["README.md", "malformed"],
+            exclude: ["README.md", "malformed", "ledger"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
                 .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
@@ -113,6 +113,7 @@ let package = Package(
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
                 "EntitlementKitStripe",
+                "EntitlementKitLedger",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -181,8 +182,13 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
-            ]
+            ],
+            resources: [.copy("Notifications")]
         ),
+        // Applies logIns to a DirectoryLedgerStore until killed; LedgerTests runs it as a separate process.
+        .executableTarget(
+            name: "ledger-writer-for-tests", dependencies: ["EntitlementKit", "EntitlementKitLedger"],
+            path: "Tests/LedgerWriter"),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
