@@ -63,7 +63,7 @@ let package = Package(
         ),
         // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
         // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
-        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
 
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
@@ -136,6 +136,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitLedger",
                 "EntitlementKitCrypto",
             ],
             exclude: ["python"]

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitCrypto
 import Foundation
 
 /// The committed rows of a ``DirectoryLedgerStore`` as one transaction reads them, with the stamp of
@@ -14,7 +15,7 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
 
     /// A row's file name: the SHA-256 of its key (any key, any length, fits a file name).
     static func fileName(_ key: String) -> String {
-        LedgerSeal.hex(SHA256.digest(of: Array(key.utf8)))
+        SHA256.hexDigest(of: Array(key.utf8))
     }
 
     /// A row file: the SHA-256 of the rest, a newline, the key as a JSON string, a newline, the value.
@@ -77,19 +78,8 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
 
 /// A SHA-256 seal in front of a file's bytes: 64 hex digits and a newline.
 enum LedgerSeal {
-    static func hex(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
     static func sealed(_ bytes: Data) -> Data {
-        var data = Data(hex(SHA256.digest(of: Array(bytes))).utf8)
+        var data = Data(SHA256.hexDigest(of: Array(bytes)).utf8)
         data.append(UInt8(ascii: "\n"))
         data.append(bytes)
         return data
@@ -100,7 +90,7 @@ enum LedgerSeal {
         guard data.count > 65, data[data.startIndex + 64] == UInt8(ascii: "\n") else { return nil }
         let seal = String(decoding: data.prefix(64), as: UTF8.self)
         let rest = Data(data.dropFirst(65))
-        return hex(SHA256.digest(of: Array(rest))) == seal ? rest : nil
+        return SHA256.hexDigest(of: Array(rest)) == seal ? rest : nil
     }
 }
 
