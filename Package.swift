@@ -34,7 +34,7 @@ let package = Package(
         // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
         // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
         // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
-        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"]),
+        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"], exclude: ["Generator"]),
 
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
         // EntitlementKitJSON (its errors and dates are part of the core's API).
@@ -184,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
+            exclude: ["PKI"],
             resources: [.copy("Wycheproof")]
         ),
         // The ledger: its rules over an in-test source, the App Store and Play readers over notifications
