@@ -63,7 +63,7 @@ let package = Package(
         ),
         // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
         // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
-        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
 
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
@@ -93,7 +93,7 @@ let package = Package(
             name: "EntitlementKitFixtures",
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
-            exclude: ["README.md", "malformed"],
+            exclude: ["README.md", "malformed", "ledger"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
                 .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
@@ -119,6 +119,7 @@ let package = Package(
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
                 "EntitlementKitStripe",
+                "EntitlementKitLedger",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -135,6 +136,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitLedger",
                 "EntitlementKitCrypto",
             ],
             exclude: ["python"]
@@ -191,8 +193,13 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
-            ]
+            ],
+            resources: [.copy("Notifications")]
         ),
+        // Applies logIns to a DirectoryLedgerStore until killed; LedgerTests runs it as a separate process.
+        .executableTarget(
+            name: "ledger-writer-for-tests", dependencies: ["EntitlementKit", "EntitlementKitLedger"],
+            path: "Tests/LedgerWriter"),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
