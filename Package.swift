@@ -87,8 +87,10 @@ let package = Package(
             name: "EntitlementKitTesting",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitFixtures",
-            ]
+                "EntitlementKitFixtures", "EntitlementKitAppStore",
+            ],
+            // The simulated App Store's throwaway test chain (certificates and the leaf's test key).
+            resources: [.copy("AppStore/TestChain")]
         ),
 
         .executableTarget(
@@ -137,6 +139,12 @@ let package = Package(
                 "EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures", "EntitlementKitAdapty",
             ],
             resources: [.copy("Stories")]
+        ),
+        // StoreKit 2 on the device: AppStoreOnDeviceProvider over the test kit's simulated App Store, whose
+        // JWS are signed with a throwaway test chain.
+        .testTarget(
+            name: "AppStoreOnDeviceTests",
+            dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitTesting"]
         ),
         .testTarget(
             name: "RevenueCatAdapterTests",
