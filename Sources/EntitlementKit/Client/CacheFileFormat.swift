@@ -1,3 +1,4 @@
+import EntitlementKitCrypto
 import Foundation
 
 /// The bytes of the directory cache's files, and reading them back strictly.
