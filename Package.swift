@@ -105,7 +105,7 @@ let package = Package(
             name: "EntitlementKitTesting",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitFixtures", "EntitlementKitAppStore",
+                "EntitlementKitFixtures", "EntitlementKitAppStore", "EntitlementKitCrypto",
             ],
             // The simulated App Store's throwaway test chain (certificates and the leaf's test key).
             resources: [.copy("AppStore/TestChain")]

@@ -1,12 +1,12 @@
-import EntitlementKit
+import EntitlementKitCrypto
 import Foundation
 
 /// ECDSA P-256 signing with SHA-256 (ES256) for **test material only**: the simulated App Store signs its
 /// JWS with the test chain's leaf key, whose private key is committed with the test kit.
 ///
 /// Nothing here is constant-time and the key it holds is public by design, so it must never sign with a
-/// real key. The nonce is deterministic (SHA-256 of the key, the digest and a counter, reduced mod n), so
-/// the same message signs to the same JWS in every run. The package itself only verifies; this is the test
+/// real key. The nonce is deterministic (HMAC-SHA256 keyed with the private key over the digest and a
+/// counter, reduced mod n), so the same message signs to the same JWS in every run. The package itself only verifies; this is the test
 /// kit's own small arithmetic (Montgomery multiplication on four 64-bit limbs, Jacobian coordinates).
 struct TestP256Signer: Sendable {
     private let privateKey: Limbs
@@ -40,7 +40,8 @@ struct TestP256Signer: Sendable {
         while true {
             defer { counter &+= 1 }
             let nonce = order.reduce(
-                P256.limbs(bigEndian: SHA256.digest(of: P256.bigEndian(privateKey) + digest + [counter])))
+                P256.limbs(
+                    bigEndian: HMACSHA256.authenticationCode(for: digest + [counter], key: P256.bigEndian(privateKey))))
             guard !P256.isZero(nonce), let point = P256.multiplyGenerator(by: nonce) else { continue }
             let r = order.reduce(point.x)
             guard !P256.isZero(r) else { continue }
