@@ -149,7 +149,7 @@ let package = Package(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
         ),
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
-        .testTarget(name: "SwapTests", dependencies: ["EntitlementKit"]),
+        .testTarget(name: "SwapTests", dependencies: ["EntitlementKit", "EntitlementKitTesting"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
         .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
         // Uses only the test kit's public API, as an app's test target would.
