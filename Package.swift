@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "EntitlementKitAdapty", targets: ["EntitlementKitAdapty"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
+        .library(name: "EntitlementKitOwnBackend", targets: ["EntitlementKitOwnBackend"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
         .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
@@ -64,6 +65,13 @@ let package = Package(
             name: "EntitlementKitGooglePlay",
             dependencies: ["EntitlementKit"],
             path: "Adapters/GooglePlay"
+        ),
+
+        // The app's own server (a ledger behind it, or anything answering unified snapshots) as a provider.
+        .target(
+            name: "EntitlementKitOwnBackend",
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
+            path: "Adapters/OwnBackend"
         ),
 
         // Bulk conversion, format detection and parity reports over any set of adapters.
@@ -211,6 +219,11 @@ let package = Package(
                 "EntitlementKitFixtures",
                 "LoopbackHTTPServer",
             ]
+        ),
+        // OwnBackendProvider against the loopback server: every route, headers, retries, refused bodies.
+        .testTarget(
+            name: "OwnBackendTests",
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP", "EntitlementKitOwnBackend", "LoopbackHTTPServer"]
         ),
         // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes
         // interrupted at every step and by SIGKILL (through the helper process below), hostile app user ids
