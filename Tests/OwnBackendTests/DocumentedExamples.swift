@@ -1,6 +1,9 @@
 // swift-format-ignore-file
 // (the examples are kept exactly as the documents show them)
 import EntitlementKit
+import EntitlementKitAppStore
+import EntitlementKitGooglePlay
+import EntitlementKitLedger
 import EntitlementKitOwnBackend
 import Foundation
 
@@ -33,4 +36,27 @@ func ownBackendModuleExample(serverURL: URL, sessionToken: String, unlockPremium
     let client = try await EntitlementClient(provider: provider, cache: InMemoryEntitlementCache())
     if await client.checkEntitlements().isActive("premium") { unlockPremium() }
     // end doc-example
+}
+
+func runningYourOwnBackendExamples(
+    serverURL: URL, session: some AppSession, folder: URL, catalog: EntitlementCatalog
+) async throws {
+    // doc-example: Adapters/OwnBackend/EntitlementKitOwnBackend.docc/RunningYourOwnBackend.md
+    let provider = OwnBackendProvider(
+        configuration: try .init(baseURL: serverURL),
+        requestHeaders: { appUserId in ["Authorization": "Bearer " + (try await session.token(for: appUserId))] })
+    let client = try await EntitlementClient(provider: provider, cache: try DirectoryEntitlementCache(directory: folder))
+    // end doc-example
+    _ = client
+
+    // doc-example: Adapters/OwnBackend/EntitlementKitOwnBackend.docc/RunningYourOwnBackend.md
+    let ledger = EntitlementLedger(
+        sources: [
+            AppStoreLedgerSource(catalog: catalog, bundleId: "com.example.app"),
+            GooglePlayLedgerSource(catalog: catalog, packageName: "com.example.app"),
+        ],
+        store: InMemoryLedgerStore(),   // in production a DirectoryLedgerStore, or your database's (below)
+        configuration: LedgerConfiguration(restoreBehavior: .transferToNewAppUserId))
+    // end doc-example
+    _ = ledger
 }
