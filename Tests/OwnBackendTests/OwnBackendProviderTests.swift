@@ -173,7 +173,7 @@ import Testing
 }
 
 /// Anonymous ids, the storage namespace, descriptions.
-@Suite(.timeLimit(.minutes(1))) struct OwnBackendConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnBackendConfigurationTests {
     static let base = URL.https("https://api.example.com/")
 
     @Test func anonymousIdsAreRevenueCatsFormByDefault() throws {

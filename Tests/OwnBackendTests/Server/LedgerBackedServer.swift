@@ -44,7 +44,7 @@ final class LedgerBackedServer: Sendable {
     }
 
     /// A provider for the app, whose session is the customer's, judged at the server's clock.
-    func provider(attempts: Int = 1) throws -> OwnBackendProvider {
+    func provider(attempts: Int = 3) throws -> OwnBackendProvider {
         let configuration = try OwnBackendProvider.Configuration(
             baseURL: server.baseURL,
             connection: HTTPConnectionOptions(
