@@ -75,7 +75,7 @@ let package = Package(
             name: "EntitlementKitFixtures",
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
-            exclude: ["README.md", "malformed"],
+            exclude: ["README.md", "malformed", "shadow-reports"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
                 .copy("cross-provider"), .copy("scenarios"),
@@ -128,6 +128,8 @@ let package = Package(
         ),
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
         .testTarget(name: "SwapTests", dependencies: ["EntitlementKit"]),
+        // Shadow evidence across devices: a report's JSON form, tallies that merge and persist.
+        .testTarget(name: "ShadowEvidenceTests", dependencies: ["EntitlementKit"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
         .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
         // Uses only the test kit's public API, as an app's test target would.
