@@ -8,9 +8,13 @@ struct TestDevice {
     let backend: TestProvider
     let cache: any EntitlementCache
 
-    init(cache: any EntitlementCache = InMemoryEntitlementCache(), time: TestTime = TestTime()) {
+    /// A phone; `pushesChanges`: its backend signals changes (``TestProvider/pushChange()``).
+    init(
+        cache: any EntitlementCache = InMemoryEntitlementCache(), time: TestTime = TestTime(),
+        pushesChanges: Bool = false
+    ) {
         self.time = time
-        self.backend = TestProvider(time: time)
+        self.backend = TestProvider(time: time, pushesChanges: pushesChanges)
         self.cache = cache
     }
 

@@ -28,12 +28,22 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
     private var isHoldingFetches = false
     private var heldFetches: [CheckedContinuation<Void, Never>] = []
     private let arrivals: AsyncStream<Void>.Continuation
+    /// The open change-signal streams (``makeChangeSignals()``), by number, and how many have ended.
+    private var changeListeners: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var changeListenersMade = 0
+    private let endedListeners: AsyncStream<Void>.Continuation
+    /// One element each time a change-signal stream ends (its listener cancelled it).
+    let changeListenerEndings: AsyncStream<Void>
+    /// Whether ``makeChangeSignals()`` offers a stream (the protocol's default is none).
+    private let pushesChanges: Bool
     /// One element per fetch that arrived while fetches are held.
     let heldArrivals: AsyncStream<Void>
 
     /// A backend; `namespace` `nil` is the provider's default (its raw value).
-    init(time: TestTime, provider: ProviderID = .revenueCat, namespace: String? = nil) {
+    init(time: TestTime, provider: ProviderID = .revenueCat, namespace: String? = nil, pushesChanges: Bool = false) {
         self.time = time
+        self.pushesChanges = pushesChanges
+        (changeListenerEndings, endedListeners) = AsyncStream<Void>.makeStream()
         self.provider = provider
         storageNamespace = namespace ?? provider.rawValue
         (heldArrivals, arrivals) = AsyncStream<Void>.makeStream()
@@ -95,6 +105,18 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
         lock.withLock { isHoldingFetches = true }
     }
 
+    /// Signals every open change-signal stream that the answers may have changed (the store pushed a
+    /// renewal or refund).
+    func pushChange() {
+        let listeners = lock.withLock { Array(changeListeners.values) }
+        for listener in listeners { listener.yield() }
+    }
+
+    /// How many change-signal streams are open.
+    var openChangeListeners: Int {
+        lock.withLock { changeListeners.count }
+    }
+
     func releaseHeldFetches() {
         let held: [CheckedContinuation<Void, Never>] = lock.withLock {
             isHoldingFetches = false
@@ -118,6 +140,22 @@ final class TestProvider: EntitlementProvider, @unchecked Sendable {
 
     func isAnonymous(_ appUserId: String) -> Bool {
         AppUserIdCheck(appUserId).anonymousForm == (provider == .qonversion ? .qonversion : .revenueCat)
+    }
+
+    func makeChangeSignals() -> AsyncStream<Void>? {
+        guard pushesChanges else { return nil }
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let number = lock.withLock {
+            changeListenersMade += 1
+            changeListeners[changeListenersMade] = continuation
+            return changeListenersMade
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            lock.withLock { _ = changeListeners.removeValue(forKey: number) }
+            endedListeners.yield()
+        }
+        return stream
     }
 
     func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {

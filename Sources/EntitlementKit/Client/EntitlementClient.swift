@@ -35,6 +35,9 @@ public actor EntitlementClient {
     private let monotonicClock: any MonotonicClock
     private let logger: EntitlementLogger
     private let broadcaster: UpdateBroadcaster
+    /// Follows the provider's change signals (``EntitlementProvider/makeChangeSignals()``) for as long as
+    /// the client lives: cancelled on release, which ends the provider's stream too.
+    private var changeFollower: Task<Void, Never>?
 
     /// The current customer's app user id.
     public private(set) var appUserId: String
@@ -135,6 +138,9 @@ public actor EntitlementClient {
             for known in [floor, serverTime].compactMap(\.self) where known > instant { instant = known }
             broadcaster.offerForReplay(entry.snapshot.evaluated(at: instant))
         }
+        if let signals = provider.makeChangeSignals() {
+            changeFollower = Self.follow(signals, for: self)
+        }
         let how =
             appUserId != nil
             ? "the given app user id" : isStored ? "the stored app user id" : "a new anonymous id"
@@ -142,7 +148,26 @@ public actor EntitlementClient {
     }
 
     deinit {
+        changeFollower?.cancel()
         broadcaster.finish()
+    }
+
+    /// Refetches the current customer's snapshot on each of the provider's signals, holding the client
+    /// only while it does: a client no one else holds is released, and its release cancels this.
+    private static func follow(_ signals: AsyncStream<Void>, for client: EntitlementClient) -> Task<Void, Never> {
+        Task { [weak client] in
+            for await _ in signals {
+                guard let client else { return }
+                await client.refetchAfterChangeSignal()
+            }
+        }
+    }
+
+    /// The provider said its answers may have changed: fetch the current customer's snapshot, so the update
+    /// streams yield the new answer (a failure leaves the cached answer standing, as any failed fetch does).
+    private func refetchAfterChangeSignal() async {
+        logger.log(.debug, "the backend signalled a change; fetching the current answer")
+        _ = await checkEntitlements(.fetchCurrent)
     }
 
     /// Whether the current customer is anonymous (the id has the provider's anonymous form).

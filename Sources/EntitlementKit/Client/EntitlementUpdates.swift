@@ -13,8 +13,10 @@ import Foundation
 /// ignoring ``EntitlementSnapshot/requestDate`` and ``EntitlementSnapshot/evaluatedAt`` (so the same
 /// access re-checked a minute later yields nothing, while an entitlement that lapsed does). Answers are
 /// the snapshots of `checkEntitlements` (including cached ones and fallbacks), `logIn`, `recordPurchase`,
-/// `restorePurchases` and `syncPurchases`; a failure without a snapshot, `cachedSnapshot()`,
-/// configuration and `logOut` yield nothing. The stream ends when the client is released.
+/// `restorePurchases` and `syncPurchases`, and the fetch the client makes on each of its provider's change
+/// signals (``EntitlementProvider/makeChangeSignals()``: a renewal or refund the store pushed); a failure
+/// without a snapshot, `cachedSnapshot()`, configuration and `logOut` yield nothing. The stream ends when
+/// the client is released.
 public struct EntitlementUpdates: AsyncSequence, Sendable {
     /// The element type.
     public typealias Element = EntitlementSnapshot

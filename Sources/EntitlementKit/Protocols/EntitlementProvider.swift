@@ -56,6 +56,17 @@ public protocol EntitlementProvider: Sendable {
     /// snapshot afterwards, so the app never shows a stale answer right after a purchase.
     func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
+
+    /// A new stream of "something changed" signals: each element says the backend's answers may differ
+    /// from what it last gave (a renewal or refund the store pushed, as StoreKit 2's `Transaction.updates`
+    /// does), so an ``EntitlementClient`` fetches the current customer's snapshot again and its
+    /// ``EntitlementClient/updates()`` yields the new answer. A signal names no customer: the client asks
+    /// for its own.
+    ///
+    /// Each call makes a new stream for one listener; the listener cancels it (the client does when it
+    /// is released), and the provider should then stop feeding it. `nil`, the default: the backend pushes
+    /// nothing and answers change only when asked.
+    func makeChangeSignals() -> AsyncStream<Void>?
 }
 
 extension EntitlementProvider {
@@ -68,6 +79,9 @@ extension EntitlementProvider {
     {
         ValidatedSnapshot(snapshot: try await snapshot(for: appUserId))
     }
+
+    /// `nil`: the backend pushes no changes.
+    public func makeChangeSignals() -> AsyncStream<Void>? { nil }
 }
 
 /// The backend's answer to a logIn.

@@ -119,6 +119,11 @@ public actor MigratingProvider: EntitlementProvider {
         serving.isAnonymous(appUserId)
     }
 
+    /// The serving backend's change signals: the app's answers are the serving backend's.
+    public nonisolated func makeChangeSignals() -> AsyncStream<Void>? {
+        serving.makeChangeSignals()
+    }
+
     /// Both backends' answers, compared; the served (or merged) one is returned.
     public func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
         let serving = serving
