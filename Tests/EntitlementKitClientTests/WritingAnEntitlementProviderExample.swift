@@ -95,7 +95,7 @@ func checkPro(api: any AccountsAPI, cacheFolder: URL) async throws -> Bool {
 // end doc-example
 
 /// The article's provider over recorded answers, run through a real client and a real cache folder.
-@Suite("Writing your own EntitlementProvider (article)", .timeLimit(.minutes(1)))
+@Suite("Writing your own EntitlementProvider (article)", .timeLimit(.minutes(5)))
 struct WritingAnEntitlementProviderArticleTests {
     struct RecordedAPI: AccountsAPI {
         var status = 200

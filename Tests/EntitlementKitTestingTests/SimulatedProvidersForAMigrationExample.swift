@@ -44,7 +44,7 @@ func purchaseDuringTheShadowReachesTheNewBackend(cacheFolder: URL) async throws 
 // end doc-example
 
 /// The article's backends and story, run.
-@Suite("Simulated providers for a migration (article)", .timeLimit(.minutes(1)))
+@Suite("Simulated providers for a migration (article)", .timeLimit(.minutes(5)))
 struct SimulatedProvidersForAMigrationArticleTests {
     @Test func aPurchaseDuringTheShadowReachesTheNewBackend() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulated-migration-" + UUID().uuidString)

@@ -31,7 +31,7 @@ func makeExtensionProvider(logger: EntitlementLogger) throws -> AdaptyProvider {
 // end doc-example
 
 /// What the article says of the configuration, checked without a network.
-@Suite("Configuring AdaptyProvider (article)", .timeLimit(.minutes(1)))
+@Suite("Configuring AdaptyProvider (article)", .timeLimit(.minutes(5)))
 struct ConfiguringAdaptyProviderArticleTests {
     @Test func theExtensionProviderKeepsWhatTheArticleSets() throws {
         let provider = try makeExtensionProvider(logger: .disabled)

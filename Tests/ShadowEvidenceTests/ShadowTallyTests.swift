@@ -5,7 +5,7 @@ import Testing
 /// swap.md: a comparison is an agreed or disagreed report; the access-difference rate is the disagreed
 /// reports with an access difference over comparisons; tallies merge; the tally persists in the cache
 /// directory across launches.
-@Suite("Shadow tallies add up, across reports, devices and launches", .timeLimit(.minutes(1)))
+@Suite("Shadow tallies add up, across reports, devices and launches", .timeLimit(.minutes(5)))
 struct ShadowTallyTests {
     static let revenueCat = ProviderID(rawValue: "revenuecat")
     static let adapty = ProviderID(rawValue: "adapty")
