@@ -1,3 +1,4 @@
+import EntitlementKit
 import Testing
 
 @testable import EntitlementKitAdapty
@@ -25,10 +26,10 @@ struct AdaptyCancellationReasonTests {
     }
 
     @Test func onlyARefundOrARevocationWithdrawsV2Access() {
-        #expect(AdaptyCancellationReason.revokesAccess("refund"))
-        #expect(AdaptyCancellationReason.revokesAccess("adapty_revoked"))
+        #expect(AdaptyDenial.v2("refund") == Denial(.refunded, raw: "refund"))
+        #expect(AdaptyDenial.v2("adapty_revoked") == Denial(.revoked, raw: "adapty_revoked"))
         for raw in ["voluntarily_cancelled", "cancelled_by_developer", "billing_error", "unknown", nil] as [String?] {
-            #expect(!AdaptyCancellationReason.revokesAccess(raw))
+            #expect(AdaptyDenial.v2(raw) == nil)
         }
     }
 }

@@ -158,22 +158,22 @@ struct DirectoryCacheTests {
             """
         }
         let good = sealed(
-            header: "EntitlementKit cache entry, schema 2\n", payload: payload(version: 2, snapshot: snapshot))
+            header: "EntitlementKit cache entry, schema 3\n", payload: payload(version: 3, snapshot: snapshot))
         try good.write(to: file)
         #expect(await cache.entry(for: "alice")?.snapshot.activeEntitlementIds == ["lifetime", "premium"])
 
         let variants = [
-            sealed(header: "EntitlementKit cache entry, schema 3\n", payload: payload(version: 3, snapshot: snapshot)),
-            sealed(header: "EntitlementKit cache entry, schema 2\n", payload: payload(version: 1, snapshot: snapshot)),
-            sealed(header: "EntitlementKit cache entry, schema 1\n", payload: payload(version: 2, snapshot: snapshot)),
+            sealed(header: "EntitlementKit cache entry, schema 4\n", payload: payload(version: 4, snapshot: snapshot)),
+            sealed(header: "EntitlementKit cache entry, schema 3\n", payload: payload(version: 1, snapshot: snapshot)),
+            sealed(header: "EntitlementKit cache entry, schema 1\n", payload: payload(version: 3, snapshot: snapshot)),
             sealed(
-                header: "EntitlementKit cache entry, schema 2\n",
+                header: "EntitlementKit cache entry, schema 3\n",
                 payload: payload(
-                    version: 2,
-                    snapshot: snapshot.replacingOccurrences(of: "\"schemaVersion\": 2", with: "\"schemaVersion\": 3"))),
-            sealed(header: "EntitlementKit cache device, schema 2\n", payload: payload(version: 2, snapshot: snapshot)),
-            sealed(header: "EntitlementKit cache entry, schema 2\n", payload: "{\"schemaVersion\": 2}"),
-            sealed(header: "EntitlementKit cache entry, schema 2\n", payload: "[]"),
+                    version: 3,
+                    snapshot: snapshot.replacingOccurrences(of: "\"schemaVersion\": 3", with: "\"schemaVersion\": 4"))),
+            sealed(header: "EntitlementKit cache device, schema 3\n", payload: payload(version: 3, snapshot: snapshot)),
+            sealed(header: "EntitlementKit cache entry, schema 3\n", payload: "{\"schemaVersion\": 3}"),
+            sealed(header: "EntitlementKit cache entry, schema 3\n", payload: "[]"),
             Data(snapshot.utf8),  // a bare snapshot, as an older layout might have written
             Data(),
         ]
@@ -195,6 +195,7 @@ struct DirectoryCacheTests {
         if case .object(var entitlements) = old["entitlements"] {
             for (id, entitlement) in entitlements {
                 entitlements[id] = entitlement.removing("cancellationReason").removing("cancellationReasonRaw")
+                    .removing("denial")
             }
             old = old.setting("entitlements", to: .object(entitlements))
         }
@@ -207,6 +208,28 @@ struct DirectoryCacheTests {
         #expect(entry.snapshot.activeEntitlementIds == ["lifetime", "premium"])
         #expect(entry.snapshot.verification == .notRequested)
         #expect(entry.snapshot.all.allSatisfy { $0.cancellationReason == nil })
+    }
+
+    @Test("an entry written before schema 3 (cache schema 2, unified schema 2 snapshot) is read, not refetched")
+    func schemaTwoEntryStillReads() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let cache = try DirectoryEntitlementCache(directory: temporary.cache)
+        let file = temporary.cache.appendingPathComponent(DirectoryEntitlementCache.entryFileName(for: "alice"))
+        // The snapshot as wave 3 wrote it: no `denial`, schemaVersion 2.
+        var old = sampleEntry().snapshot.jsonValue.setting("schemaVersion", to: .integer(2))
+        if case .object(var entitlements) = old["entitlements"] {
+            for (id, entitlement) in entitlements { entitlements[id] = entitlement.removing("denial") }
+            old = old.setting("entitlements", to: .object(entitlements))
+        }
+        let payload = """
+            {"appUserId": "alice", "isInvalidated": false, "newestRequestDate": null, "schemaVersion": 2,
+             "snapshot": \(old.compactText), "writtenAt": "2025-01-01T00:00:00Z"}
+            """
+        try sealed(header: "EntitlementKit cache entry, schema 2\n", payload: payload).write(to: file)
+        let entry = try #require(await cache.entry(for: "alice"), "the old entry must be read, not refetched")
+        #expect(entry.snapshot.activeEntitlementIds == ["lifetime", "premium"])
+        #expect(entry.snapshot.all.allSatisfy { $0.denial == nil })
     }
 
     @Test("another customer's file under this customer's name reads as absent")

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-/// Access is computed from stored facts (expiry, the revoked bit, the instant), so no change to a snapshot
+/// Access is computed from stored facts (expiry, the denial, the instant), so no change to a snapshot
 /// or an entitlement, and no re-evaluation at any instant, can leave `isActive` disagreeing with them.
 @Suite("Access follows the facts", .timeLimit(.minutes(5)))
 struct AccessFollowsFactsTests {
@@ -20,10 +20,12 @@ struct AccessFollowsFactsTests {
             provider: .revenueCat, appUserId: "alice", evaluatedAt: made,
             entitlements: [
                 Entitlement(id: "monthly", expirationDate: monthlyExpiry, at: made),
-                Entitlement(id: "yearly", expirationDate: yearlyExpiry, vendorFlag: true, at: made),
-                Entitlement(id: "refunded", expirationDate: yearlyExpiry, vendorFlag: false, at: made),
+                Entitlement(id: "yearly", expirationDate: yearlyExpiry, at: made),
+                Entitlement(
+                    id: "refunded", expirationDate: yearlyExpiry, denial: Denial(.refunded, raw: "REFUND_FULL"),
+                    at: made),
                 Entitlement(id: "lifetime", at: made),
-                Entitlement(id: "refundedLifetime", vendorFlag: false, at: made),
+                Entitlement(id: "refundedLifetime", denial: Denial(.refunded), at: made),
             ])
     }
 
@@ -49,7 +51,7 @@ struct AccessFollowsFactsTests {
         #expect(!yearly.isActive)
         yearly.expirationDate = nil
         #expect(yearly.isActive)
-        yearly.isRevoked = true
+        yearly.denial = Denial(.revoked)
         #expect(!yearly.isActive)
     }
 
@@ -101,9 +103,11 @@ struct AccessFollowsFactsTests {
         #expect(snapshot.activeEntitlementIds == ["gold", "yearly"])
         let twice = EntitlementSnapshot(
             provider: .revenueCat, evaluatedAt: made,
-            entitlements: [Entitlement(id: "pro", at: made), Entitlement(id: "pro", vendorFlag: false, at: made)])
+            entitlements: [
+                Entitlement(id: "pro", at: made), Entitlement(id: "pro", denial: Denial(.revoked), at: made),
+            ])
         #expect(twice.entitlements.count == 1)
-        #expect(twice["pro"]?.isRevoked == true)
+        #expect(twice["pro"]?.denial == Denial(.revoked))
     }
 
     @Test("re-evaluation is exact at any instant, earlier or later than the first")
@@ -135,29 +139,29 @@ struct AccessFollowsFactsTests {
         }
     }
 
-    @Test("isActive false where the dates grant access reads as revoked")
-    func inactiveDespiteTheDatesIsRevoked() throws {
+    @Test("the denial is written and read back in schema 3, before and after the expiry")
+    func denialRoundTrips() throws {
         let json = snapshot().canonicalJSON()
-        #expect(json.contains(#""id": "refunded",\#n      "isActive": false"#))
+        #expect(json.contains(#""denial": {\#n        "code": "refunded",\#n        "raw": "REFUND_FULL"\#n      }"#))
         let decoded = try EntitlementSnapshot(json: Data(json.utf8))
-        #expect(decoded["refunded"]?.isRevoked == true)
-        #expect(decoded["refundedLifetime"]?.isRevoked == true)
-        #expect(decoded["monthly"]?.isRevoked == false)
+        #expect(decoded["refunded"]?.denial == Denial(.refunded, raw: "REFUND_FULL"))
+        #expect(decoded["refundedLifetime"]?.denial == Denial(.refunded))
+        #expect(decoded["monthly"]?.denial == nil)
         #expect(decoded.evaluated(at: early).isActive("refunded") == false)
         #expect(decoded.evaluated(at: .distantFuture).isActive("refundedLifetime") == false)
     }
 
-    @Test("the one ambiguity: isActive false past the expiry is explained by the date and reads as not revoked")
-    func revokedPastExpiryReadsAsExpired() throws {
-        let revokedAndExpired = EntitlementSnapshot(
+    @Test("schema 3 has no ambiguity: a denial past the expiry is kept, so an earlier instant still denies")
+    func deniedPastExpiryStaysDenied() throws {
+        let deniedAndExpired = EntitlementSnapshot(
             provider: .qonversion, evaluatedAt: made,
-            entitlements: [Entitlement(id: "monthly", expirationDate: monthlyExpiry, vendorFlag: false, at: made)])
-        let decoded = try EntitlementSnapshot(json: revokedAndExpired.canonicalJSONData())
-        #expect(decoded.canonicalJSON() == revokedAndExpired.canonicalJSON())
-        #expect(decoded["monthly"]?.isRevoked == false)
-        // Later instants agree; only an instant before the expiry tells the two apart.
-        #expect(decoded.evaluated(at: .distantFuture).activeEntitlementIds == [])
-        #expect(decoded.evaluated(at: early).activeEntitlementIds == ["monthly"])
-        #expect(revokedAndExpired.evaluated(at: early).activeEntitlementIds == [])
+            entitlements: [
+                Entitlement(
+                    id: "monthly", expirationDate: monthlyExpiry, denial: Denial(.vendorInactive, raw: "0"), at: made)
+            ])
+        let decoded = try EntitlementSnapshot(json: deniedAndExpired.canonicalJSONData())
+        #expect(decoded == deniedAndExpired)
+        #expect(decoded["monthly"]?.denial == Denial(.vendorInactive, raw: "0"))
+        #expect(decoded.evaluated(at: early).activeEntitlementIds == [])
     }
 }

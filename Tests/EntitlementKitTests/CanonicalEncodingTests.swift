@@ -46,7 +46,8 @@ struct CanonicalEncodingTests {
             Issue.record("no entitlement")
             return
         }
-        #expect(entitlement.count == 26)
+        #expect(entitlement.count == 27)
+        #expect(entitlement["denial"] == .null, "no denial: the dates decide")
         #expect(entitlement["cancellationReason"] == .null, "a backend that does not say gives null")
         #expect(entitlement["cancellationReasonRaw"] == .null)
         #expect(root["verification"] == .string("notRequested"))

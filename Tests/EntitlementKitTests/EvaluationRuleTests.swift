@@ -8,34 +8,29 @@ struct EvaluationRuleTests {
 
     @Test("no expiration date is lifetime access")
     func lifetimeIsActive() {
-        #expect(Entitlement.isActive(expirationDate: nil, vendorFlag: nil, at: instant("2999-01-01T00:00:00Z")))
+        #expect(Entitlement.isActive(expirationDate: nil, denial: nil, at: instant("2999-01-01T00:00:00Z")))
         #expect(Entitlement(id: "lifetime", at: instant("2030-01-01T00:00:00Z")).isActive)
     }
 
     @Test("access holds exactly at the expiry instant")
     func inclusiveBoundary() {
-        #expect(Entitlement.isActive(expirationDate: expiry, vendorFlag: nil, at: expiry))
+        #expect(Entitlement.isActive(expirationDate: expiry, denial: nil, at: expiry))
         #expect(Entitlement(id: "pro", expirationDate: expiry, at: expiry).isActive)
     }
 
     @Test("access ends one second, and one millisecond, after expiry")
     func afterExpiry() {
-        #expect(!Entitlement.isActive(expirationDate: expiry, vendorFlag: nil, at: expiry.addingTimeInterval(1)))
-        #expect(!Entitlement.isActive(expirationDate: expiry, vendorFlag: nil, at: instant("2025-06-01T12:00:00.001Z")))
-        #expect(Entitlement.isActive(expirationDate: expiry, vendorFlag: nil, at: expiry.addingTimeInterval(-1)))
+        #expect(!Entitlement.isActive(expirationDate: expiry, denial: nil, at: expiry.addingTimeInterval(1)))
+        #expect(!Entitlement.isActive(expirationDate: expiry, denial: nil, at: instant("2025-06-01T12:00:00.001Z")))
+        #expect(Entitlement.isActive(expirationDate: expiry, denial: nil, at: expiry.addingTimeInterval(-1)))
     }
 
-    @Test("a stale vendor flag past expiry does not grant access")
-    func staleFlagPastExpiry() {
-        #expect(!Entitlement.isActive(expirationDate: expiry, vendorFlag: true, at: expiry.addingTimeInterval(1)))
-        #expect(Entitlement.isActive(expirationDate: expiry, vendorFlag: true, at: expiry))
-    }
-
-    @Test("a vendor flag of false denies access even before expiry and without one")
-    func falseFlagDenies() {
-        #expect(
-            !Entitlement.isActive(expirationDate: expiry, vendorFlag: false, at: expiry.addingTimeInterval(-86_400)))
-        #expect(!Entitlement.isActive(expirationDate: nil, vendorFlag: false, at: expiry))
+    @Test("a denial denies access even before expiry and without one")
+    func denialDenies() {
+        let denial = Denial(.vendorInactive, raw: "0")
+        #expect(!Entitlement.isActive(expirationDate: expiry, denial: denial, at: expiry.addingTimeInterval(-86_400)))
+        #expect(!Entitlement.isActive(expirationDate: nil, denial: denial, at: expiry))
+        #expect(!Entitlement(id: "pro", expirationDate: expiry, denial: denial, at: expiry).isActive)
     }
 
     @Test("re-evaluating later lapses an expired entitlement and keeps a paid-through one")
@@ -61,10 +56,10 @@ struct EvaluationRuleTests {
     @Test("re-evaluation never grants access the backend revoked, at any instant")
     func evaluationDoesNotRegrant() {
         let made = instant("2025-05-01T00:00:00Z")
-        let revoked = Entitlement(id: "pro", expirationDate: expiry, vendorFlag: false, at: made)
+        let revoked = Entitlement(id: "pro", expirationDate: expiry, denial: Denial(.revoked), at: made)
         #expect(!revoked.isActive)
         #expect(!revoked.evaluated(at: made.addingTimeInterval(-86_400)).isActive)
-        let refundedLifetime = Entitlement(id: "lifetime", vendorFlag: false, at: made)
+        let refundedLifetime = Entitlement(id: "lifetime", denial: Denial(.refunded), at: made)
         #expect(!refundedLifetime.evaluated(at: instant("2030-01-01T00:00:00Z")).isActive)
     }
 

@@ -2,7 +2,7 @@ import EntitlementKit
 import Foundation
 import Testing
 
-/// Schema 2 is written; schema 1 documents (old cache files, golden files, exports) still read.
+/// Schema 3 is written; schema 1 and 2 documents (old cache files, golden files, exports) still read.
 @Suite("Unified schema versions", .timeLimit(.minutes(5)))
 struct SchemaVersionTests {
     /// A schema 1 snapshot as wave 2 wrote it: no `verification`, no cancellation reason.
@@ -25,9 +25,11 @@ struct SchemaVersionTests {
         #expect(snapshot["pro"]?.cancellationReason == nil)
         #expect(snapshot["pro"]?.cancellationReasonRaw == nil)
         #expect(snapshot.isActive("pro"))
-        // Written back, it is schema 2 with every key.
+        #expect(snapshot["pro"]?.denial == nil)
+        // Written back, it is schema 3 with every key.
         let written = try JSONValue.parse(snapshot.canonicalJSONData())
-        #expect(written["schemaVersion"] == .integer(2))
+        #expect(written["schemaVersion"] == .integer(3))
+        #expect(written["entitlements"]?["pro"]?["denial"] == .null)
         #expect(written["verification"] == .string("notRequested"))
         #expect(written["entitlements"]?["pro"]?["cancellationReason"] == .null)
         #expect(written["entitlements"]?["pro"]?["cancellationReasonRaw"] == .null)
@@ -92,5 +94,133 @@ struct SchemaVersionTests {
         #expect(differs.fieldDifferences.map(\.field) == [.cancellationReason])
         #expect(SnapshotDiff(snapshot(nil), snapshot(.refunded)).fieldDifferences.isEmpty)
         #expect(SnapshotDiff(snapshot(.unknown), snapshot(.refunded)).fieldDifferences.isEmpty)
+    }
+
+    // MARK: Schema 3: the denial
+
+    /// ``versionOne`` as schema 2 wrote it, with `pro` set to `isActive` and `expirationDate`.
+    static func versionTwo(isActive: Bool, expires: String?, version: Int = 2) -> String {
+        versionOne
+            .replacingOccurrences(
+                of: #""schemaVersion":1"#, with: #""schemaVersion":\#(version),"verification":"notRequested""#
+            )
+            .replacingOccurrences(
+                of: #""billingIssueDetectedAt":null,"#,
+                with: #""billingIssueDetectedAt":null,"cancellationReason":null,"cancellationReasonRaw":null,"#
+            )
+            .replacingOccurrences(of: #""isActive":true"#, with: #""isActive":\#(isActive)"#)
+            .replacingOccurrences(
+                of: #""expirationDate":"2025-07-01T00:00:00Z""#,
+                with: #""expirationDate":\#(expires.map { "\"\($0)\"" } ?? "null")"#
+            )
+            .replacingOccurrences(
+                of: #""activeEntitlementIds":["pro"]"#,
+                with: #""activeEntitlementIds":\#(isActive ? #"["pro"]"# : "[]")"#)
+    }
+
+    @Test func aSchemaTwoDocumentReadsItsMissingDenialFromIsActive() throws {
+        // Inactive with the expiry still ahead (2025-07-01, evaluated 2025-06-01): only a vendor flag can
+        // have said so, and the document does not say why.
+        let ahead = try EntitlementSnapshot(
+            json: Data(Self.versionTwo(isActive: false, expires: "2025-07-01T00:00:00Z").utf8))
+        #expect(ahead["pro"]?.denial == Denial(.unknown))
+        #expect(ahead["pro"]?.accessReason == .denied(.unknown, raw: nil))
+        // Inactive and lifetime: the same.
+        let lifetime = try EntitlementSnapshot(json: Data(Self.versionTwo(isActive: false, expires: nil).utf8))
+        #expect(lifetime["pro"]?.denial == Denial(.unknown))
+        // Inactive after the expiry: the date explains it, no denial.
+        let past = try EntitlementSnapshot(
+            json: Data(Self.versionTwo(isActive: false, expires: "2025-05-01T00:00:00Z").utf8))
+        #expect(past["pro"]?.denial == nil)
+        #expect(past["pro"]?.accessReason == .expired(at: try #require(RFC3339.date(from: "2025-05-01T00:00:00Z"))))
+        // Active: no denial.
+        let active = try EntitlementSnapshot(
+            json: Data(Self.versionTwo(isActive: true, expires: "2025-07-01T00:00:00Z").utf8))
+        #expect(active["pro"]?.denial == nil)
+        // Written back as schema 3, the inferred denial is stated.
+        let written = try JSONValue.parse(ahead.canonicalJSONData())
+        #expect(written["entitlements"]?["pro"]?["denial"] == .object(["code": .string("unknown"), "raw": .null]))
+    }
+
+    @Test func aSchemaOneDocumentReadsItsMissingDenialFromIsActive() throws {
+        let inactive = Self.versionOne
+            .replacingOccurrences(of: #""isActive":true"#, with: #""isActive":false"#)
+            .replacingOccurrences(of: #""activeEntitlementIds":["pro"]"#, with: #""activeEntitlementIds":[]"#)
+        let snapshot = try EntitlementSnapshot(json: Data(inactive.utf8))
+        #expect(snapshot["pro"]?.denial == Denial(.unknown))
+        #expect(!snapshot.evaluated(at: .distantPast).isActive("pro"))
+    }
+
+    @Test func aDenialKeyInASchemaTwoDocumentIsAMixUp() throws {
+        let mixed = Self.versionTwo(isActive: true, expires: "2025-07-01T00:00:00Z")
+            .replacingOccurrences(
+                of: #""billingIssueDetectedAt":null,"#, with: #""billingIssueDetectedAt":null,"denial":null,"#)
+        do {
+            _ = try EntitlementSnapshot(json: Data(mixed.utf8))
+            Issue.record("a schema 2 entitlement with a schema 3 key was read")
+        } catch {
+            #expect(error.kind == .inconsistent)
+            #expect(error.path.description == "entitlements.pro.denial")
+            #expect(error.description.contains("is a schema 3 key in a schemaVersion 2 document"))
+        }
+    }
+
+    @Test func aSchemaThreeDocumentMustStateItsDenial() throws {
+        let missing = Self.versionTwo(isActive: true, expires: "2025-07-01T00:00:00Z", version: 3)
+        do {
+            _ = try EntitlementSnapshot(json: Data(missing.utf8))
+            Issue.record("a schema 3 entitlement without denial was read")
+        } catch {
+            #expect(error.kind == .missingField)
+            #expect(error.path.description == "entitlements.pro.denial")
+        }
+    }
+
+    @Test func aSchemaThreeDocumentWhoseIsActiveContradictsItsDenialIsRefused() throws {
+        func document(isActive: Bool, denial: String) -> Data {
+            Data(
+                Self.versionTwo(isActive: isActive, expires: "2025-07-01T00:00:00Z", version: 3)
+                    .replacingOccurrences(
+                        of: #""billingIssueDetectedAt":null,"#,
+                        with: #""billingIssueDetectedAt":null,"denial":\#(denial),"#
+                    )
+                    .utf8)
+        }
+        // Active although denied.
+        #expect(throws: DocumentError.self) {
+            try EntitlementSnapshot(json: document(isActive: true, denial: #"{"code":"refunded","raw":null}"#))
+        }
+        // Inactive with the expiry ahead and no denial: nothing explains it.
+        #expect(throws: DocumentError.self) { try EntitlementSnapshot(json: document(isActive: false, denial: "null")) }
+        // Consistent both ways.
+        let denied = try EntitlementSnapshot(
+            json: document(isActive: false, denial: #"{"code":"storeState","raw":"SUBSCRIPTION_STATE_ON_HOLD"}"#))
+        #expect(denied["pro"]?.denial == Denial(.storeState, raw: "SUBSCRIPTION_STATE_ON_HOLD"))
+        #expect(try EntitlementSnapshot(json: document(isActive: true, denial: "null"))["pro"]?.denial == nil)
+    }
+
+    @Test func aDenialCodeThisVersionDoesNotListStillDeniesAndIsWrittenAsUnknown() throws {
+        let data = Data(
+            Self.versionTwo(isActive: false, expires: "2025-07-01T00:00:00Z", version: 3)
+                .replacingOccurrences(
+                    of: #""billingIssueDetectedAt":null,"#,
+                    with: #""billingIssueDetectedAt":null,"denial":{"code":"frozen","raw":"F1"},"#
+                )
+                .utf8)
+        let snapshot = try EntitlementSnapshot(json: data)
+        #expect(snapshot["pro"]?.denial?.code.rawValue == "frozen")
+        #expect(snapshot["pro"]?.denial?.code.isKnown == false)
+        #expect(!snapshot.isActive("pro"))
+        let written = try JSONValue.parse(snapshot.canonicalJSONData())
+        #expect(
+            written["entitlements"]?["pro"]?["denial"] == .object(["code": .string("unknown"), "raw": .string("F1")]))
+    }
+
+    @Test func everyDenialCodeHasItsSchemaSpelling() {
+        #expect(
+            Denial.Code.knownValues.map(\.rawValue) == [
+                "refunded", "revoked", "upgraded", "storeState", "notPaid", "vendorInactive", "unknown",
+            ])
+        #expect(Denial(.refunded, raw: "").raw == nil, "an empty raw value is none")
     }
 }

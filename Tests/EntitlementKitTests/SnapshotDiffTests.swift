@@ -24,13 +24,13 @@ struct SnapshotDiffTests {
             isSandbox: Bool = false,
             grantType: GrantType = .purchase,
             ownershipType: OwnershipType = .purchased,
-            vendorFlag: Bool? = nil,
+            denial: Denial? = nil,
             at instant: Date = now
         ) -> Entitlement {
             Entitlement(
                 id: id, productId: productId, renewState: renewState, periodType: periodType, store: store,
                 isSandbox: isSandbox, grantType: grantType, ownershipType: ownershipType,
-                expirationDate: expires.map(date), vendorFlag: vendorFlag, at: instant
+                expirationDate: expires.map(date), denial: denial, at: instant
             )
         }
 

@@ -60,7 +60,7 @@ struct UnifiedDecodingTests {
         arguments: [
             (["firstSeen"], JSONValue.string("next tuesday"), DocumentError.Kind.invalidValue, "firstSeen"),
             (["firstSeen"], nil, .missingField, "firstSeen"),
-            (["schemaVersion"], .integer(3), .invalidValue, "schemaVersion"),
+            (["schemaVersion"], .integer(4), .invalidValue, "schemaVersion"),
             (["schemaVersion"], .integer(0), .invalidValue, "schemaVersion"),
             (["verification"], nil, .missingField, "verification"),
             (["verification"], .string("maybe"), .invalidValue, "verification"),

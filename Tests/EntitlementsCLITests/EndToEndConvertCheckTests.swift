@@ -60,6 +60,7 @@ struct EndToEndConvertCheckTests {
                       "billingIssueDetectedAt": null,
                       "cancellationReason": null,
                       "cancellationReasonRaw": null,
+                      "denial": null,
                       "expirationDate": "2025-07-11T11:00:00Z",
                       "firstPurchaseDate": "2025-05-11T11:00:00Z",
                       "gracePeriodExpirationDate": null,
@@ -108,7 +109,7 @@ struct EndToEndConvertCheckTests {
                   "originalPurchaseDate": null,
                   "provider": "qonversion",
                   "requestDate": "2025-06-14T23:59:58Z",
-                  "schemaVersion": 2,
+                  "schemaVersion": 3,
                   "verification": "notRequested"
                 }
 
@@ -133,6 +134,7 @@ struct EndToEndConvertCheckTests {
                       "billingIssueDetectedAt": null,
                       "cancellationReason": null,
                       "cancellationReasonRaw": null,
+                      "denial": null,
                       "expirationDate": "2025-07-05T08:00:00Z",
                       "firstPurchaseDate": null,
                       "gracePeriodExpirationDate": null,
@@ -181,7 +183,7 @@ struct EndToEndConvertCheckTests {
                   "originalPurchaseDate": null,
                   "provider": "revenuecat",
                   "requestDate": "2025-06-14T23:59:58Z",
-                  "schemaVersion": 2,
+                  "schemaVersion": 3,
                   "verification": "notRequested"
                 }
 
@@ -235,7 +237,7 @@ struct EndToEndConvertCheckTests {
         #expect(
             result.stdout
                 == #"{"activeEntitlementIds":[],"appUserId":"yan","entitlements":{"plus":{"billingIssueDetectedAt":null,"#
-                + #""cancellationReason":null,"cancellationReasonRaw":null,"#
+                + #""cancellationReason":null,"cancellationReasonRaw":null,"denial":null,"#
                 + #""expirationDate":"2025-06-06T00:00:00Z","firstPurchaseDate":null,"gracePeriodExpirationDate":null,"grantType":"purchase","#
                 + #""id":"plus","isActive":false,"isSandbox":true,"lastActivatedOfferCode":null,"latestPurchaseDate":null,"#
                 + #""originalPurchaseDate":null,"ownershipType":"purchased","periodType":"trial","productId":"plus_weekly","#
@@ -243,7 +245,7 @@ struct EndToEndConvertCheckTests {
                 + #""storeRaw":"stripe","transactions":[],"trialStartDate":"2025-05-30T00:00:00Z","unsubscribeDetectedAt":null,"#
                 + #""willRenew":true}},"evaluatedAt":"2025-06-06T00:00:00.001Z","firstSeen":null,"managementUrl":null,"#
                 + #""nonSubscriptionTransactions":[],"originalAppUserId":null,"originalApplicationVersion":null,"#
-                + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":2,"#
+                + #""originalPurchaseDate":null,"provider":"qonversion","requestDate":null,"schemaVersion":3,"#
                 + #""verification":"notRequested"}"# + "\n")
     }
 
@@ -345,7 +347,7 @@ struct EndToEndConvertCheckTests {
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderrLines == [
-                "error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, unified)"
+                "error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"
             ])
     }
 

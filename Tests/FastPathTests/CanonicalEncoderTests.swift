@@ -116,7 +116,7 @@ private struct TestRandom {
                 gracePeriodExpirationDate: date(), unsubscribeDetectedAt: date(), billingIssueDetectedAt: date(),
                 refundedAt: date(), renewsCount: below(3) == 0 ? nil : below(2000) - 10,
                 lastActivatedOfferCode: optionalText(), transactions: (0..<below(3)).map { _ in transaction() },
-                vendorFlag: below(3) == 0 ? nil : below(2) == 0, at: instant)
+                denial: below(3) == 0 ? Denial(value(Denial.Code.self), raw: optionalText()) : nil, at: instant)
         }
         return EntitlementSnapshot(
             provider: ProviderID(rawValue: below(2) == 0 ? "revenuecat" : text()), appUserId: optionalText(),

@@ -11,7 +11,7 @@ struct MigratingProviderTests {
     static func entitlement(_ id: String, expires: Date?, revoked: Bool = false, product: String = "p") -> Entitlement {
         Entitlement(
             id: id, productId: product, renewState: .willRenew, expirationDate: expires,
-            vendorFlag: revoked ? false : nil, at: now)
+            denial: revoked ? Denial(.refunded) : nil, at: now)
     }
 
     /// Two backends, RevenueCat serving and Qonversion in the shadow, on a clock the test moves.

@@ -105,8 +105,32 @@ enum AdaptyCancellationReason {
         }
     }
 
-    /// v2's stand-in for the `is_active` flag it lacks: a refunded or revoked level grants nothing.
-    static func revokesAccess(_ reason: String?) -> Bool {
-        reason == "refund" || reason == "adapty_revoked"
+}
+
+/// Where an Adapty access level grants nothing whatever its dates say, and why (the mapping article's
+/// Denials list).
+enum AdaptyDenial {
+    /// v1, SDK and bridge shapes: `is_active: false` denies. `cancellation_reason` `refund` is `refunded`,
+    /// `adapty_revoked` `revoked`, `upgraded` `upgraded` (raw: that reason); otherwise `is_refund: true` is
+    /// `refunded` with raw `null` (a flag, not a value of Adapty's own); any other inactive level is
+    /// `vendorInactive` with raw `false`, the flag that decided it.
+    static func v1(_ level: AdaptyAccessLevel) -> Denial? {
+        guard !level.isActive else { return nil }
+        switch level.cancellationReason.name {
+        case "refund": return Denial(.refunded, raw: "refund")
+        case "adapty_revoked": return Denial(.revoked, raw: "adapty_revoked")
+        case "upgraded": return Denial(.upgraded, raw: "upgraded")
+        default: return level.isRefund ? Denial(.refunded) : Denial(.vendorInactive, raw: "false")
+        }
+    }
+
+    /// v2, which has no `is_active`: its stand-in, `cancellation_reason` `refund` (`refunded`) or
+    /// `adapty_revoked` (`revoked`), raw the reason; every other level is decided by its dates.
+    static func v2(_ reason: String?) -> Denial? {
+        switch reason {
+        case "refund": Denial(.refunded, raw: reason)
+        case "adapty_revoked": Denial(.revoked, raw: reason)
+        default: nil
+        }
     }
 }

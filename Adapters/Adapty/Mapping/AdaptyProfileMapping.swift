@@ -97,7 +97,7 @@ extension Entitlement {
             ).map { CancellationReason(rawValue: $0) },
             cancellationReasonRaw: level.cancellationReason.name.nonEmpty,
             transactions: transactions,
-            vendorFlag: level.isActive,
+            denial: AdaptyDenial.v1(level),
             at: instant
         )
     }

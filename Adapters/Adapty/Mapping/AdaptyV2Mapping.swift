@@ -75,7 +75,7 @@ extension Entitlement {
             cancellationReasonRaw: level.cancellationReason.name.nonEmpty,
             transactions: subscription.map { [Transaction(adaptyV2: $0, periodType: periodType)] } ?? [],
             // No flag in v2: a refunded or revoked level is inactive whatever its dates say.
-            vendorFlag: AdaptyCancellationReason.revokesAccess(level.cancellationReason.name) ? false : nil,
+            denial: AdaptyDenial.v2(level.cancellationReason.name),
             at: instant
         )
     }

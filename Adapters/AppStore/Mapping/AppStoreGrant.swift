@@ -12,8 +12,8 @@ struct AppStoreGrant: Sendable {
     /// The end of access: `expiresDate` (or a later grace period end), the purchase plus the catalog's
     /// duration, or `nil` for a non-consumable and for a non-renewing product without a duration.
     var expirationDate: Date?
-    /// Access is off whatever the date says.
-    var isRevoked: Bool
+    /// Why access is off whatever the date says, or `nil` when the date decides.
+    var denial: Denial?
     /// The refund date, for a refund.
     var refundedAt: Date?
     /// Why it ended or will end, and the value that said so.
@@ -59,15 +59,37 @@ struct AppStoreGrant: Sendable {
             cancellation = nil
         }
 
-        let lapsedNonRenewing = transaction.type == .nonRenewing && expirationDate == nil
-        isRevoked =
-            transaction.revocationDate != nil || refund != nil || transaction.isUpgraded || isSuperseded
-            || state?.status == 5 || lapsedNonRenewing || !transaction.type.canGrant
+        denial = Self.denial(
+            of: transaction, refund: refund, status: state?.status, isSuperseded: isSuperseded,
+            lapsedNonRenewing: transaction.type == .nonRenewing && expirationDate == nil)
     }
 
     /// Whether it grants access at `instant`.
     func isActive(at instant: Date) -> Bool {
-        Entitlement.isActive(expirationDate: expirationDate, vendorFlag: isRevoked ? false : nil, at: instant)
+        Entitlement.isActive(expirationDate: expirationDate, denial: denial, at: instant)
+    }
+
+    /// Why a transaction grants nothing whatever its dates say (the mapping article's Denials list), the
+    /// first that applies: a refund → `refunded` (raw the `revocationType`, or the `revocationReason`
+    /// sent without one); `FAMILY_REVOKE` → `revoked`; another `revocationType` → `unknown` (raw the
+    /// type); a `revocationDate` alone → `unknown`; status 5 (revoked) → `revoked` (raw `5`); `isUpgraded`,
+    /// or a later transaction of its chain → `upgraded`; a type that cannot grant, or a non-renewing
+    /// product without a catalog duration → `unknown`.
+    private static func denial(
+        of transaction: AppStoreTransaction, refund: String?, status: Int64?, isSuperseded: Bool,
+        lapsedNonRenewing: Bool
+    ) -> Denial? {
+        if let refund { return Denial(.refunded, raw: refund) }
+        switch transaction.revocationType {
+        case "FAMILY_REVOKE"?: return Denial(.revoked, raw: "FAMILY_REVOKE")
+        case let other?: return Denial(.unknown, raw: other)
+        case nil: break
+        }
+        if transaction.revocationDate != nil { return Denial(.unknown) }
+        if status == 5 { return Denial(.revoked, raw: "5") }
+        if transaction.isUpgraded || isSuperseded { return Denial(.upgraded) }
+        if !transaction.type.canGrant || lapsedNonRenewing { return Denial(.unknown) }
+        return nil
     }
 
     /// How it renews: not auto-renewable → `nonRenewable`; status 3 or 4, or billing retry →

@@ -83,7 +83,7 @@ struct AppStoreSnapshotMapping {
             transactions: transactions.map { transaction in
                 Transaction(appStore: transaction, expirationDate: transactionExpiry(transaction))
             },
-            vendorFlag: winner.isRevoked ? false : nil,
+            denial: winner.denial,
             at: instant
         )
     }

@@ -103,9 +103,17 @@ extension PlayOwnedItem {
         let environment: Environment = subscription.isTestPurchase ? .sandbox : .production
         var offerCode: String?
         if case .vanityCode(let code)? = item.signupPromotion { offerCode = code }
-        // A replaced purchase, and every state but active, grace period and canceled, grants nothing; the
-        // others grant until the item's expiry.
-        let grantsUntilExpiry = decides && state.grantsUntilExpiry
+        // Every state but active, grace period and canceled grants nothing (a store-state denial, raw the
+        // state), and so does a purchase a later one of its chain replaced (an upgrade); the others grant
+        // until the item's expiry.
+        let denial: Denial? =
+            if !state.grantsUntilExpiry {
+                Denial(.storeState, raw: state.wireValue)
+            } else if !decides {
+                Denial(.upgraded)
+            } else {
+                nil
+            }
         transaction = Transaction(
             transactionId: orderId,
             originalTransactionId: originalToken,
@@ -138,7 +146,7 @@ extension PlayOwnedItem {
             },
             cancellationReasonRaw: cancellation?.variant,
             transactions: [],
-            vendorFlag: grantsUntilExpiry ? nil : false,
+            denial: denial,
             at: instant
         )
         productId = item.productId
@@ -154,7 +162,18 @@ extension PlayOwnedItem {
         let isSandbox = product.purchaseType == 0
         let isRefunded = product.refundableQuantity == 0
         isConsumable = product.consumptionState == 1
-        let grants = product.purchaseState == 0 && product.consumptionState == 0 && !isRefunded
+        // Not purchased (`purchaseState` 1 canceled, 2 pending) → notPaid, raw the state; fully refunded →
+        // refunded; consumed → a consumable, never an entitlement (its denial is never shown).
+        let denial: Denial? =
+            if product.purchaseState != 0 {
+                Denial(.notPaid, raw: String(product.purchaseState))
+            } else if isRefunded {
+                Denial(.refunded)
+            } else if product.consumptionState != 0 {
+                Denial(.unknown, raw: String(product.consumptionState))
+            } else {
+                nil
+            }
         let expiry = catalog.duration(forProduct: product.productId)?.added(to: product.purchaseTime)
         transaction = Transaction(
             transactionId: product.orderId,
@@ -180,7 +199,7 @@ extension PlayOwnedItem {
             latestPurchaseDate: product.purchaseTime,
             expirationDate: expiry,
             transactions: [],
-            vendorFlag: grants ? nil : false,
+            denial: denial,
             at: instant
         )
         productId = product.productId

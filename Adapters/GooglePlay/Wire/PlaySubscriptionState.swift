@@ -38,6 +38,23 @@ enum PlaySubscriptionState: Sendable, Hashable {
         }
     }
 
+    /// The state as Google spells it (`SUBSCRIPTION_STATE_ON_HOLD`): the raw value of the denial a state
+    /// that grants nothing makes.
+    var wireValue: String {
+        switch self {
+        case .unspecified: "SUBSCRIPTION_STATE_UNSPECIFIED"
+        case .pending: "SUBSCRIPTION_STATE_PENDING"
+        case .active: "SUBSCRIPTION_STATE_ACTIVE"
+        case .paused: "SUBSCRIPTION_STATE_PAUSED"
+        case .inGracePeriod: "SUBSCRIPTION_STATE_IN_GRACE_PERIOD"
+        case .onHold: "SUBSCRIPTION_STATE_ON_HOLD"
+        case .canceled: "SUBSCRIPTION_STATE_CANCELED"
+        case .expired: "SUBSCRIPTION_STATE_EXPIRED"
+        case .pendingPurchaseCanceled: "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED"
+        case .unrecognized(let raw): raw
+        }
+    }
+
     /// The states in which Google sets `canceledStateContext`.
     var carriesCancellation: Bool {
         switch self {

@@ -4,7 +4,9 @@ import Foundation
 extension Entitlement {
     /// Maps one read Qonversion entitlement, evaluated at `instant`.
     ///
-    /// Access is the server's flag **and** the unified date rule. Ownership, sandbox and the refund date
+    /// Access is the server's flag **and** the unified date rule: a flag that says inactive (`0`, `false`)
+    /// is a ``Denial/Code/vendorInactive`` denial with the flag's spelling as its raw value, whatever the
+    /// dates say. Ownership, sandbox and the refund date
     /// come from the latest transaction (by transaction date); with no transactions they are unknown,
     /// false and `nil`.
     init(qonversion wire: QonversionWireEntitlement, at instant: Date) {
@@ -30,7 +32,7 @@ extension Entitlement {
             renewsCount: wire.renewsCount,
             lastActivatedOfferCode: wire.lastActivatedOfferCode,
             transactions: ordered.map(Transaction.init(qonversion:)),
-            vendorFlag: wire.activeFlag,
+            denial: wire.activeFlag.isActive ? nil : Denial(.vendorInactive, raw: wire.activeFlag.spelling),
             at: instant
         )
     }

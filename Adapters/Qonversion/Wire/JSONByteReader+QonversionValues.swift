@@ -44,12 +44,12 @@ extension JSONByteReader {
 
     /// The activity flag: `true`/`false` or the integer `0`/`1` (`1.0`, `-0` and every other spelling are
     /// left to the general reader).
-    mutating func qonversionFlag() throws(JSONFastPathMiss) -> Bool {
+    mutating func qonversionFlag() throws(JSONFastPathMiss) -> QonversionActiveFlag {
         let byte = try peek()
-        if byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") { return try bool() }
+        if byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") { return QonversionActiveFlag(boolean: try bool()) }
         switch try qonversionDigits() {
-        case 0: return false
-        case 1: return true
+        case 0: return .zero
+        case 1: return .one
         default: throw JSONFastPathMiss()
         }
     }

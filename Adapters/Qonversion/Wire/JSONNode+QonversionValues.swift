@@ -18,14 +18,14 @@ extension JSONNode {
 
     /// The server's activity flag: `0`/`1` on v1, a JSON boolean on the REST APIs; both are accepted
     /// everywhere. Any other number is refused rather than read as "non-zero means active".
-    func qonversionFlag() throws(DocumentError) -> Bool {
+    func qonversionFlag() throws(DocumentError) -> QonversionActiveFlag {
         switch value {
         case .bool(let flag):
-            return flag
+            return QonversionActiveFlag(boolean: flag)
         case .integer, .double:
             switch try integer() {
-            case 0: return false
-            case 1: return true
+            case 0: return .zero
+            case 1: return .one
             default: throw invalid("must be 0 or 1")
             }
         default:

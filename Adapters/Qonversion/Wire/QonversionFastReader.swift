@@ -204,8 +204,8 @@ extension QonversionWireEntitlement {
     /// the only error that names it, is a miss.
     fileprivate init(fastReadingPermission reader: inout JSONByteReader) throws(JSONFastPathMiss) {
         var id: String?
-        var flag: Bool?
-        var value = QonversionWireEntitlement(id: "", idPath: .root, activeFlag: false)
+        var flag: QonversionActiveFlag?
+        var value = QonversionWireEntitlement(id: "", idPath: .root, activeFlag: .zero)
         var seen = QonversionSeenKeys()
         try reader.beginObject()
         var isFirst = true
@@ -285,9 +285,9 @@ extension QonversionWireTransaction {
 struct QonversionFastListItem {
     var id = ""
     /// v3 `active`.
-    var active: Bool?
+    var active: QonversionActiveFlag?
     /// v4 `is_active`.
-    var isActive: Bool?
+    var isActive: QonversionActiveFlag?
     /// `object: "user_entitlement"`, which marks a v4 item.
     var isUserEntitlementObject = false
     var source: String?

@@ -23,7 +23,7 @@ struct QonversionWireEntitlement: Sendable, Hashable {
     /// Where the id was read, to name the element when it clashes with another.
     var idPath: JSONPath
     /// The server's activity flag (`active` or `is_active`).
-    var activeFlag: Bool
+    var activeFlag: QonversionActiveFlag
     var productId: String?
     var renewState: QonversionRenewStateCode?
     var source: String?
@@ -39,6 +39,26 @@ struct QonversionWireEntitlement: Sendable, Hashable {
     var lastActivatedOfferCode: String?
     /// `store_transactions` in wire order (v1 only).
     var transactions: [QonversionWireTransaction] = []
+}
+
+/// The server's activity flag as sent: `0`/`1` on v1, a JSON boolean on the REST APIs.
+struct QonversionActiveFlag: Sendable, Hashable {
+    /// Whether it says active.
+    var isActive: Bool
+    /// Its JSON text (`0`, `1`, `false`, `true`): the raw value of the denial an inactive flag makes.
+    var spelling: String
+
+    static let zero = QonversionActiveFlag(isActive: false, spelling: "0")
+    static let one = QonversionActiveFlag(isActive: true, spelling: "1")
+
+    init(isActive: Bool, spelling: String) {
+        self.isActive = isActive
+        self.spelling = spelling
+    }
+
+    init(boolean: Bool) {
+        self.init(isActive: boolean, spelling: boolean ? "true" : "false")
+    }
 }
 
 /// One element of v1 `store_transactions`.

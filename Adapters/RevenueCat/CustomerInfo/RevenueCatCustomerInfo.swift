@@ -37,7 +37,7 @@ public struct RevenueCatCustomerInfo: Sendable, Hashable {
     public var activeSubscriptions: Set<String> {
         Set(
             expirationDates.datesByKey.compactMap { key, date in
-                Entitlement.isActive(expirationDate: date, vendorFlag: nil, at: evaluatedAt) ? key : nil
+                Entitlement.isActive(expirationDate: date, denial: nil, at: evaluatedAt) ? key : nil
             })
     }
 

@@ -69,7 +69,6 @@ extension Entitlement {
                     revenueCatJoined: purchase, productId: record.productIdentifier, periodType: periodType,
                     store: store, ownershipType: ownershipType)
             ],
-            vendorFlag: nil,
             at: instant
         )
     }

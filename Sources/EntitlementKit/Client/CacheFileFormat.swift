@@ -3,19 +3,19 @@ import Foundation
 /// The bytes of the directory cache's files, and reading them back strictly.
 ///
 /// A file is three parts: a header line naming the kind and schema
-/// (`EntitlementKit cache entry, schema 2`), a line with the SHA-256 of the payload
+/// (`EntitlementKit cache entry, schema 3`), a line with the SHA-256 of the payload
 /// (`sha256 <64 lowercase hex digits>`), and the payload, a JSON object on one line. The digest makes every
 /// truncation and every changed byte detectable — a flipped digit in an expiration date is still valid
 /// JSON — so a damaged file is treated as absent instead of granting access it never held.
 enum CacheFileFormat {
-    /// The schema this version writes. Schema 2 holds unified schema 2 snapshots (`verification`, the
-    /// cancellation reason); nothing else changed, so a schema 1 file written before is still read (its
-    /// snapshot as a unified schema 1 document) rather than refetched. A file with any other schema is
-    /// ignored.
-    static let schemaVersion = 2
+    /// The schema this version writes: the unified snapshot's. Schema 2 held unified schema 2 snapshots
+    /// (`verification`, the cancellation reason), schema 3 holds schema 3 ones (`denial`); nothing else
+    /// changed, so a schema 1 or 2 file written before is still read (its snapshot as a unified document of
+    /// that schema) rather than refetched. A file with any other schema is ignored.
+    static let schemaVersion = 3
 
     /// The schemas this version reads.
-    static let readableSchemaVersions = 1...2
+    static let readableSchemaVersions = 1...3
 
     enum Kind: String {
         case entry

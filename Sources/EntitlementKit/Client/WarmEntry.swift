@@ -30,11 +30,11 @@ final class WarmEntry {
         let through: Date?
 
         /// Between the newest expiry already passed and the next one to come, among the entitlements
-        /// that have an expiry and were not revoked (those are the only ones whose access moves with time).
+        /// that have an expiry and no denial (those are the only ones whose access moves with time).
         init(_ snapshot: EntitlementSnapshot, at instant: Date) {
             var after: Date?
             var through: Date?
-            for entitlement in snapshot.entitlements.values where !entitlement.isRevoked {
+            for entitlement in snapshot.entitlements.values where entitlement.denial == nil {
                 guard let expiry = entitlement.expirationDate else { continue }
                 if instant <= expiry {
                     through = through.map { min($0, expiry) } ?? expiry

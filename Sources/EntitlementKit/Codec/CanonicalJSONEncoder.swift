@@ -107,6 +107,8 @@ struct CanonicalJSONEncoder: ~Copyable {
         string(entitlement.cancellationReason?.canonicalRawValue)
         key("cancellationReasonRaw")
         string(entitlement.cancellationReasonRaw)
+        key("denial")
+        if let denial = entitlement.denial { write(denial) } else { raw("null") }
         key("expirationDate")
         date(entitlement.expirationDate)
         key("firstPurchaseDate")
@@ -153,6 +155,15 @@ struct CanonicalJSONEncoder: ~Copyable {
         date(entitlement.unsubscribeDetectedAt)
         key("willRenew")
         bool(entitlement.willRenew)
+        endObject()
+    }
+
+    private mutating func write(_ denial: Denial) {
+        beginObject()
+        key("code")
+        string(denial.code.canonicalRawValue)
+        key("raw")
+        string(denial.raw)
         endObject()
     }
 

@@ -12,19 +12,22 @@ extension EntitlementSnapshot {
     /// after its own expiry, and `activeEntitlementIds` that contradict the entitlements' `isActive`. An
     /// enumeration string the schema does not list reads as `.unknown`, as it does from a vendor.
     ///
-    /// `isActive: false` where the date rule alone would grant access at `evaluatedAt` (no expiration date,
-    /// or `evaluatedAt` at or before it) reads as ``Entitlement/isRevoked``. `isActive: false` after the
-    /// expiration date is explained by the date and reads as not revoked: the JSON form cannot say more.
+    /// In schema 3 every entitlement states its `denial` (`{"code", "raw"}` or `null`), and `isActive` must
+    /// be what the denial and the dates give. Schema 1 and 2 documents have no `denial`: it reads as `null`,
+    /// except where `isActive` is `false` although the date rule alone would grant access at `evaluatedAt`
+    /// (no expiration date, or `evaluatedAt` at or before it) — only the backend's flag can have said so,
+    /// and the document does not say why: `{"code": "unknown", "raw": null}`.
     public init(json root: JSONNode) throws(DocumentError) {
         let versionNode = try root.required("schemaVersion")
         let version = try versionNode.integer()
         guard Self.readableSchemaVersions.contains(version) else {
             throw versionNode.invalid(
-                "is not a supported schemaVersion (this version reads \(Self.readableSchemaVersions.map(String.init).joined(separator: " and ")))"
+                "is not a supported schemaVersion (this version reads \(Self.readableSchemaVersionsText))"
             )
         }
-        // Schema 1 predates `verification` and the cancellation reason: a key of 2 there is a mix-up of
-        // versions, refused like any contradiction; in 2 every key is required, as always.
+        // Schema 1 predates `verification` and the cancellation reason, 2 the denial: a key of a later
+        // version there is a mix-up of versions, refused like any contradiction; in 3 every key is
+        // required, as always.
         let schema = SchemaKeys(version: version)
         let providerNode = try root.required("provider")
         guard let provider = try providerNode.identifier() else {
@@ -67,6 +70,13 @@ extension EntitlementSnapshot {
         }
     }
 
+    /// `1, 2 and 3`.
+    private static var readableSchemaVersionsText: String {
+        let versions = readableSchemaVersions.map(String.init)
+        guard let last = versions.last, versions.count > 1 else { return versions.joined() }
+        return versions.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// Reads a snapshot from unified JSON bytes.
     public init(json data: Data) throws(DocumentError) {
         try self.init(json: JSONNode(parsing: data))
@@ -77,7 +87,8 @@ extension Entitlement {
     /// Reads one entitlement in the unified JSON form, judged at `evaluatedAt` (the snapshot's); see
     /// ``EntitlementSnapshot/init(json:)-(JSONNode)`` for how `isActive` is read.
     public init(json node: JSONNode, evaluatedAt: Date) throws(DocumentError) {
-        try self.init(json: node, evaluatedAt: evaluatedAt, schema: SchemaKeys(version: 2))
+        try self.init(
+            json: node, evaluatedAt: evaluatedAt, schema: SchemaKeys(version: Int64(EntitlementSnapshot.schemaVersion)))
     }
 
     fileprivate init(json node: JSONNode, evaluatedAt: Date, schema: SchemaKeys) throws(DocumentError) {
@@ -113,11 +124,17 @@ extension Entitlement {
             transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in
                 try Transaction(json: node)
             },
+            denial: try schema.denial(in: node),
             at: evaluatedAt
         )
         let active = try node.required("isActive")
-        let datesGrantAccess = isActive
+        let datesGrantAccess = Self.isActive(expirationDate: expirationDate, denial: nil, at: evaluatedAt)
         if try active.bool() {
+            if let denial {
+                throw DocumentError(
+                    kind: .inconsistent, path: active.path, value: "true",
+                    reason: "contradicts denial \(denial.jsonValue.compactText), which grants nothing")
+            }
             if !datesGrantAccess, let expirationDate {
                 throw DocumentError(
                     kind: .inconsistent, path: active.path, value: "true",
@@ -125,9 +142,15 @@ extension Entitlement {
                         "contradicts expirationDate \(RFC3339.string(from: expirationDate)), which is before evaluatedAt"
                 )
             }
-        } else {
-            // Inactive although the dates grant access: only the backend's flag can have said so.
-            isRevoked = datesGrantAccess
+        } else if datesGrantAccess, denial == nil {
+            guard schema.version < 3 else {
+                throw DocumentError(
+                    kind: .inconsistent, path: active.path, value: "false",
+                    reason: "contradicts denial null and an expiry not yet passed, which grant access")
+            }
+            // Inactive although the dates grant access: only the backend's flag can have said so, and a
+            // document written before schema 3 does not say why.
+            denial = Denial(.unknown)
         }
         let willRenewNode = try node.required("willRenew")
         guard try willRenewNode.bool() == willRenew else {
@@ -161,10 +184,24 @@ extension Transaction {
 private struct SchemaKeys {
     var version: Int64
 
-    /// `verification`: required in 2; absent in 1, where it reads as `notRequested`.
+    /// `denial`: required (nullable) in 3; absent in 1 and 2, where it reads as `nil` (the entitlement's
+    /// reader then infers a denial from `isActive`).
+    func denial(in entitlement: JSONNode) throws(DocumentError) -> Denial? {
+        guard version >= 3 else {
+            try refuse("denial", in: entitlement, since: 3)
+            return nil
+        }
+        guard let node = try entitlement.nullable("denial") else { return nil }
+        // A code this version does not list keeps its spelling (written back as `unknown`); it denies all
+        // the same.
+        return Denial(
+            Denial.Code(rawValue: try node.required("code").string()), raw: try node.nullable("raw")?.string())
+    }
+
+    /// `verification`: required from 2; absent in 1, where it reads as `notRequested`.
     func verification(in root: JSONNode) throws(DocumentError) -> SnapshotVerification {
         guard version >= 2 else {
-            try refuse("verification", in: root)
+            try refuse("verification", in: root, since: 2)
             return .notRequested
         }
         let node = try root.required("verification")
@@ -178,11 +215,11 @@ private struct SchemaKeys {
         return verification
     }
 
-    /// `cancellationReason` and `cancellationReasonRaw`: required (nullable) in 2; absent in 1 (`null`).
+    /// `cancellationReason` and `cancellationReasonRaw`: required (nullable) from 2; absent in 1 (`null`).
     func cancellationReason(in entitlement: JSONNode) throws(DocumentError) -> (CancellationReason?, String?) {
         guard version >= 2 else {
-            try refuse("cancellationReason", in: entitlement)
-            try refuse("cancellationReasonRaw", in: entitlement)
+            try refuse("cancellationReason", in: entitlement, since: 2)
+            try refuse("cancellationReasonRaw", in: entitlement, since: 2)
             return (nil, nil)
         }
         let reason = try entitlement.nullable("cancellationReason")?.string()
@@ -190,11 +227,11 @@ private struct SchemaKeys {
         return (reason.map(CancellationReason.init(canonicalRawValue:)), raw)
     }
 
-    private func refuse(_ key: String, in node: JSONNode) throws(DocumentError) {
+    private func refuse(_ key: String, in node: JSONNode, since schema: Int) throws(DocumentError) {
         if let member = node.member(key) {
             throw DocumentError(
                 kind: .inconsistent, path: member.path, offending: member.value,
-                reason: "is a schema 2 key in a schemaVersion \(version) document")
+                reason: "is a schema \(schema) key in a schemaVersion \(version) document")
         }
     }
 }

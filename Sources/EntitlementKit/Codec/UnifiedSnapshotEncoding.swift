@@ -3,7 +3,7 @@ import Foundation
 // Snapshot → JSON: the canonical form of unified-snapshot.md. Every key is written, `null` when unset.
 
 extension EntitlementSnapshot {
-    /// The snapshot as a JSON value in the unified form (schema version 2).
+    /// The snapshot as a JSON value in the unified form (schema version 3).
     public var jsonValue: JSONValue {
         .object([
             "schemaVersion": .integer(Int64(Self.schemaVersion)),
@@ -63,10 +63,18 @@ extension Entitlement {
             "refundedAt": refundedAt.json,
             "cancellationReason": cancellationReason.map { .string($0.canonicalRawValue) } ?? .null,
             "cancellationReasonRaw": cancellationReasonRaw.json,
+            "denial": denial?.jsonValue ?? .null,
             "renewsCount": renewsCount.map { .integer(Int64($0)) } ?? .null,
             "lastActivatedOfferCode": lastActivatedOfferCode.json,
             "transactions": .array(transactions.map(\.jsonValue)),
         ])
+    }
+}
+
+extension Denial {
+    /// `{"code", "raw"}`, as the unified form writes an entitlement's `denial`: `raw` always present.
+    public var jsonValue: JSONValue {
+        .object(["code": .string(code.canonicalRawValue), "raw": raw.json])
     }
 }
 

@@ -7,19 +7,20 @@ import Foundation
 /// or `.unknown`.
 ///
 /// Access is not stored: ``isActive`` is computed from the facts the entitlement holds — its
-/// ``expirationDate``, whether the backend revoked it (``isRevoked``) and the instant it is judged at
-/// (``evaluatedAt``) — by the unified rule, ``isActive(expirationDate:vendorFlag:at:)``. Changing any
-/// of them changes the answer, so the answer can never disagree with the facts. ``evaluated(at:)``
-/// judges the same facts at another instant, earlier or later.
+/// ``expirationDate``, whether the backend grants nothing whatever the dates say (``denial``) and the
+/// instant it is judged at (``evaluatedAt``) — by the unified rule, ``isActive(expirationDate:denial:at:)``.
+/// Changing any of them changes the answer, so the answer can never disagree with the facts; the same
+/// facts say why (``accessReason``). ``evaluated(at:)`` judges them at another instant, earlier or later.
 public struct Entitlement: Sendable, Hashable, Identifiable {
     /// The entitlement identifier (`premium`).
     public var id: String
     /// The instant ``isActive`` answers for. Inside a snapshot it is always the snapshot's
     /// ``EntitlementSnapshot/evaluatedAt``; ``evaluated(at:)`` moves it.
     public internal(set) var evaluatedAt: Date
-    /// Whether the backend's own activity flag said inactive (a refund, a revoked grant, a lapsed
-    /// subscription): then there is no access at any instant, whatever ``expirationDate`` says.
-    public var isRevoked: Bool
+    /// Why the backend grants nothing whatever the dates say (a refund, a revoke, a store state, its own
+    /// "inactive" flag), or `nil` when ``expirationDate`` decides: while set, there is no access at any
+    /// instant.
+    public var denial: Denial?
     /// The product that unlocked it (bare, without a Google base plan).
     public var productId: String?
     /// The Google Play base plan of ``productId``.
@@ -72,19 +73,19 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
     /// Whether it is set to renew: exactly `renewState == .willRenew`.
     public var willRenew: Bool { renewState == .willRenew }
 
-    /// Whether the customer has access at ``evaluatedAt``: not ``isRevoked``, and no ``expirationDate``
-    /// or ``evaluatedAt`` at or before it (``isActive(expirationDate:vendorFlag:at:)``).
+    /// Whether the customer has access at ``evaluatedAt``: no ``denial``, and no ``expirationDate`` or
+    /// ``evaluatedAt`` at or before it (``isActive(expirationDate:denial:at:)``).
     public var isActive: Bool {
-        Self.isActive(expirationDate: expirationDate, vendorFlag: isRevoked ? false : nil, at: evaluatedAt)
+        Self.isActive(expirationDate: expirationDate, denial: denial, at: evaluatedAt)
     }
 
     /// Creates an entitlement evaluated at `instant`.
     ///
     /// Each argument sets the property of the same name. ``isActive`` is not an argument: it is computed
-    /// from `expirationDate`, `vendorFlag` and `instant` by the unified rule,
-    /// ``isActive(expirationDate:vendorFlag:at:)``. Pass as `vendorFlag` the backend's own activity flag
-    /// when its format sends one (Qonversion's `active`), and `nil` when access is decided by the
-    /// expiration date alone; a flag of `false` sets ``isRevoked``.
+    /// from `expirationDate`, `denial` and `instant` by the unified rule,
+    /// ``isActive(expirationDate:denial:at:)``. Pass a `denial` where the backend grants nothing whatever
+    /// the dates say (Qonversion's `active: 0` is ``Denial/Code/vendorInactive``), and `nil` when access
+    /// is decided by the expiration date alone.
     public init(
         id: String,
         productId: String? = nil,
@@ -110,12 +111,12 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         renewsCount: Int? = nil,
         lastActivatedOfferCode: String? = nil,
         transactions: [Transaction] = [],
-        vendorFlag: Bool? = nil,
+        denial: Denial? = nil,
         at instant: Date
     ) {
         self.id = id
         self.evaluatedAt = instant
-        self.isRevoked = vendorFlag == false
+        self.denial = denial
         self.productId = productId.nonEmpty
         self.productPlanId = productPlanId.nonEmpty
         self.renewState = renewState

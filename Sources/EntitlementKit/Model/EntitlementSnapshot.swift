@@ -14,13 +14,14 @@ import Foundation
 /// A snapshot answers for its ``evaluatedAt`` instant; ``evaluated(at:)`` re-judges it later (a cached
 /// snapshot after a day offline) without the vendor's document.
 public struct EntitlementSnapshot: Sendable, Hashable {
-    /// The version of the unified JSON form this type writes. Version 1 documents (written before
-    /// `verification` and the cancellation reason existed) are still read: see ``readableSchemaVersions``.
-    public static let schemaVersion = 2
+    /// The version of the unified JSON form this type writes (3: every entitlement's `denial`). Version 1
+    /// and 2 documents (written before `verification`, the cancellation reason and the denial existed) are
+    /// still read: see ``readableSchemaVersions``.
+    public static let schemaVersion = 3
 
-    /// Every version of the unified JSON form this type reads: 1 (its missing keys read as
-    /// `notRequested` and `null`) and 2.
-    public static let readableSchemaVersions: ClosedRange<Int64> = 1...2
+    /// Every version of the unified JSON form this type reads: 1 and 2 (their missing keys read as
+    /// `notRequested` and `null`; a missing `denial` as described in ``init(json:)-(JSONNode)``) and 3.
+    public static let readableSchemaVersions: ClosedRange<Int64> = 1...3
 
     /// The adapter that produced it: `revenuecat`, `qonversion`, …
     public var provider: ProviderID
