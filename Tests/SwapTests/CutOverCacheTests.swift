@@ -117,6 +117,19 @@ struct CutOverCacheTests {
         #expect(try await part(old, directory).storedAppUserId() == "bob")
     }
 
+    @Test func aRunningClientFollowsAChangeThatReachedOnlyItsShadowsPart() async throws {
+        let directory = CutOverIdentityTests.CacheDirectory()
+        let app = try await EntitlementClient(
+            provider: MigratingProvider(serving: old, shadow: new), cache: try directory.open())
+        _ = try await app.logIn("alice")
+        _ = await app.checkEntitlements()  // alice's fresh entry in memory answers the next check
+        // Another process changed the customer and wrote only the new backend's part (a writer on the cut-over
+        // configuration killed after its first part, or the new backend alone).
+        try await part(new, directory).storeAppUserId("bob")
+        _ = await app.checkEntitlements()
+        #expect(await app.appUserId == "bob", "the stamp covers both parts")
+    }
+
     @Test func aWriteOfOnePartAloneIsNewerThanThePairBeforeIt() async throws {
         let directory = CutOverIdentityTests.CacheDirectory()
         try await clientCache(MigratingProvider(serving: old, shadow: new), directory).storeAppUserId("alice")
