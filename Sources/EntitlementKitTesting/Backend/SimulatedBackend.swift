@@ -108,8 +108,8 @@ public actor SimulatedBackend {
         return customer.appUserIds
     }
 
-    /// The wire document the backend sends for `appUserId` now (RevenueCat subscriber JSON or Qonversion
-    /// launch result), for tests that want the bytes.
+    /// The wire document the backend sends for `appUserId` now (RevenueCat subscriber JSON, Qonversion
+    /// launch result or Adapty SDK profile), for tests that want the bytes.
     public func wireDocument(for appUserId: String) -> JSONValue {
         wire(customer: customerNumber(for: appUserId))
     }
