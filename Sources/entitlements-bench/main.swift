@@ -15,6 +15,8 @@ do {
         try await WarmCheck.report(snapshot: snapshot, iterations: Int(arguments[2]) ?? 100_000)
     case "--ecdsa":
         try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
+    case "--ledger":
+        try await LedgerBench.report()
     case "--help", "-h":
         print(Options.usage)
     default:
