@@ -26,6 +26,7 @@ enum LedgerBench {
         let memory = try await rate(rounds: rounds, bodies: bodies) { InMemoryLedgerStore() as any LedgerStore }
         print("| App Store notifications applied, in-memory store | \(format(memory)) /s | \(rounds) |")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let directory = try await rate(rounds: rounds, bodies: bodies) {
             try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString)) as any LedgerStore

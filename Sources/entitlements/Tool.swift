@@ -11,6 +11,7 @@ enum Tool {
         [
             ConvertCommand.self, CheckCommand.self, DiffCommand.self, MigrateCommand.self, ParityCommand.self,
             ValidateUserIdCommand.self, FetchCommand.self, ScenarioCommand.self, LedgerCommand.self,
+            ShadowReportCommand.self,
         ]
     }
 
