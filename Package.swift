@@ -13,8 +13,10 @@ let package = Package(
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
         .library(name: "EntitlementKitAdapty", targets: ["EntitlementKitAdapty"]),
+        .library(name: "EntitlementKitLedger", targets: ["EntitlementKitLedger"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
+        .library(name: "EntitlementKitStripe", targets: ["EntitlementKitStripe"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
         .library(name: "EntitlementKitTesting", targets: ["EntitlementKitTesting"]),
@@ -53,17 +55,27 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
             path: "Adapters/Adapty"
         ),
+        // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
+        // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
             name: "EntitlementKitAppStore",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/AppStore",
             resources: [.copy("Resources")]
         ),
         .target(
             name: "EntitlementKitGooglePlay",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
             path: "Adapters/GooglePlay"
+        ),
+        // Web billing: Stripe subscriptions, Checkout Sessions and signed webhook events.
+        .target(
+            name: "EntitlementKitStripe",
+            dependencies: ["EntitlementKit"],
+            path: "Adapters/Stripe"
         ),
 
         // Bulk conversion, format detection and parity reports over any set of adapters.
@@ -78,7 +90,7 @@ let package = Package(
             exclude: ["README.md", "malformed"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
-                .copy("cross-provider"), .copy("scenarios"),
+                .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
             ]
         ),
 
@@ -100,6 +112,7 @@ let package = Package(
                 "EntitlementKitAdapty",
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -162,9 +175,24 @@ let package = Package(
             name: "AppStoreVerificationTests", dependencies: ["EntitlementKit", "EntitlementKitAppStore"],
             resources: [.copy("Wycheproof")]
         ),
+        // The ledger: its rules over an in-test source, the App Store and Play readers over notifications
+        // signed by a test chain, the directory store under real processes.
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+            ]
+        ),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
+        ),
+        .testTarget(
+            name: "StripeAdapterTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitStripe", "EntitlementKitFixtures", "EntitlementKitMigration",
+                "EntitlementKitGooglePlay",
+            ]
         ),
         // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
         .testTarget(
@@ -230,6 +258,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
                 "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
             ]
         ),
     ],

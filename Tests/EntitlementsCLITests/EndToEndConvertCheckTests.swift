@@ -347,7 +347,7 @@ struct EndToEndConvertCheckTests {
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderrLines == [
-                "error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, unified)"
+                "error: <stdin>: $: is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"
             ])
     }
 

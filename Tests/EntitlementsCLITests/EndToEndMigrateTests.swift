@@ -61,7 +61,7 @@ struct EndToEndMigrateTests {
         #expect(errors[1].hasPrefix("error: \(file.path): line 6: "))
         #expect(
             errors[2]
-                == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, unified)"
+                == "error: \(file.path): line 10: $: [1,2,3] is not a document of any known format (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"
         )
         #expect(errors[3] == "migrate: 11 records: 8 converted, 3 failed")
     }

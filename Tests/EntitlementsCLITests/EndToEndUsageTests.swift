@@ -88,18 +88,18 @@ struct EndToEndUsageTests {
             "error: option '--at' given more than once", "Run 'entitlements check --help' for usage."
         ),
         (
-            ["convert", "--from", "stripe", "a.json"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
+            ["convert", "--from", "paddle", "a.json"],
+            #"error: --from: "paddle" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"#,
             "Run 'entitlements convert --help' for usage."
         ),
         (
-            ["diff", "--from", "stripe", "a", "b"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
+            ["diff", "--from", "paddle", "a", "b"],
+            #"error: --from: "paddle" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"#,
             "Run 'entitlements diff --help' for usage."
         ),
         (
-            ["parity", "--from", "stripe", "a", "b"],
-            #"error: --from: "stripe" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, unified)"#,
+            ["parity", "--from", "paddle", "a", "b"],
+            #"error: --from: "paddle" is not a known provider (revenuecat, qonversion, adapty, appstore, googleplay, stripe, unified)"#,
             "Run 'entitlements parity --help' for usage."
         ),
         (["diff", "a.json"], "error: missing B", "Run 'entitlements diff --help' for usage."),

@@ -4,6 +4,7 @@ import EntitlementKitAppStore
 import EntitlementKitGooglePlay
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
+import EntitlementKitStripe
 import Foundation
 import Testing
 
@@ -20,6 +21,7 @@ import Testing
         case "adapty": AdaptyAdapter()
         case "appstore": AppStoreAdapter()
         case "googleplay": GooglePlayAdapter()
+        case "stripe": StripeAdapter()
         case "unified": UnifiedSnapshotAdapter()
         default: nil
         }

@@ -108,7 +108,7 @@ struct AppStoreDocumentReader {
     }
 
     /// A renewal-info payload: no `transactionId` or `type`, and what only renewal info carries.
-    private static func isRenewalInfo(_ payload: JSONNode) -> Bool {
+    static func isRenewalInfo(_ payload: JSONNode) -> Bool {
         payload.member("transactionId") == nil && payload.member("type") == nil
             && (payload.member("autoRenewStatus") != nil || payload.member("autoRenewProductId") != nil)
     }
@@ -143,7 +143,7 @@ struct AppStoreDocumentReader {
     }
 
     /// A response's own `bundleId` (not signed, but a response for another app is the wrong document).
-    private func checkEnvelopeBundleId(_ node: JSONNode) throws(DocumentError) {
+    func checkEnvelopeBundleId(_ node: JSONNode) throws(DocumentError) {
         guard let bundleId = items.bundleId, let member = try node.optional("bundleId") else { return }
         guard try member.string() == bundleId else {
             throw member.invalid(

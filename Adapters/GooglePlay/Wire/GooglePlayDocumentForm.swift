@@ -44,7 +44,7 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     /// Top-level members of the other formats the CLI reads: a document holding one is never a listing.
     static let otherFormatsMemberNames: [StaticString] = [
         "subscriber", "data", "schemaVersion", "profile_id", "statuses", "history", "transactions",
-        "non_subscriptions", "paid_access_levels",
+        "non_subscriptions", "paid_access_levels", "checkoutSessions", "charges", "events",
     ]
     private static let otherFormatsMembers = Set(otherFormatsMemberNames.map(\.description))
 

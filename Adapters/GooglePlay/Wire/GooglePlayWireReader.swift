@@ -235,7 +235,7 @@ extension PlayProductPurchase {
 
 extension JSONNode {
     /// A string that names something and so must not be empty (a product id, a purchase token).
-    fileprivate func nonEmptyIdentifier() throws(DocumentError) -> String {
+    func nonEmptyIdentifier() throws(DocumentError) -> String {
         guard let text = try identifier() else { throw invalid("must not be empty") }
         return text
     }

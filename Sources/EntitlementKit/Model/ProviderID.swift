@@ -28,6 +28,8 @@ public struct ProviderID: RawRepresentable, Sendable, Hashable, Comparable, Coda
     public static let appStore = ProviderID(rawValue: "appstore")
     /// Google Play read directly: the Play Developer API's purchases (`EntitlementKitGooglePlay`).
     public static let googlePlay = ProviderID(rawValue: "googleplay")
+    /// Stripe read directly: subscriptions, Checkout Sessions and webhook events (`EntitlementKitStripe`).
+    public static let stripe = ProviderID(rawValue: "stripe")
     /// EntitlementKit's own unified snapshot JSON.
     public static let unified = ProviderID(rawValue: "unified")
 

@@ -1,9 +1,9 @@
 /// The `.eitherGrants` answer of a ``MigratingProvider``: access when either backend grants it.
-enum SnapshotMerge {
+package enum SnapshotMerge {
     /// The union of both snapshots' entitlements (by id); for an id both have, the active one wins, both
     /// active → the later expiration (none beats any date), a tie → `served`'s. Everything outside the
     /// entitlements, and the provider id, comes from `served`; `shadow` is evaluated at its instant first.
-    static func eitherGrants(served: EntitlementSnapshot, shadow: EntitlementSnapshot) -> EntitlementSnapshot {
+    package static func eitherGrants(served: EntitlementSnapshot, shadow: EntitlementSnapshot) -> EntitlementSnapshot {
         var merged = served
         let other = shadow.evaluated(at: served.evaluatedAt)
         for candidate in other.all {

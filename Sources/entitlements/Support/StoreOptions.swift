@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitMigration
+import EntitlementKitStripe
 import Foundation
 
 /// The options that configure the stores' adapters (`store-direct.md`), read once for every command that
@@ -16,11 +17,13 @@ struct StoreOptions {
     /// `--root-certificate`: the DER trust anchors replacing the bundled Apple Root CA - G3; `nil` keeps it.
     /// Read and checked now; handed to the App Store adapter's JWS verifier.
     var rootCertificates: [Data]?
+    /// `--app-user-id-key`: the Stripe metadata key naming the app user id.
+    var appUserIdMetadataKey = StripeAdapter.Configuration().appUserIdMetadataKey
 
     static let catalogOption = CommandDefinition.Option(
         name: "--catalog", valueName: "FILE",
         help:
-            "App Store / Google Play: which products unlock which entitlements, as JSON "
+            "App Store / Google Play / Stripe: which products (Stripe: price ids, lookup keys or product ids) unlock which entitlements, as JSON "
             + #"({"products": {"ID": {"entitlements": ["pro"], "duration": "P3M"}}}). Default: every product is its own entitlement."#
     )
     static let allowUnverifiedTestDataOption = CommandDefinition.Option(
@@ -34,9 +37,13 @@ struct StoreOptions {
     static let bundleIdOption = CommandDefinition.Option(
         name: "--bundle-id", valueName: "ID", help: "App Store: every transaction must be for this bundle id.")
 
+    static let appUserIdKeyOption = CommandDefinition.Option(
+        name: "--app-user-id-key", valueName: "KEY",
+        help: "Stripe: the metadata key that names the app user id. Default: app_user_id.")
+
     /// The options, in the order `--help` lists them.
     static var definitions: [CommandDefinition.Option] {
-        [catalogOption, rootCertificateOption, allowUnverifiedTestDataOption, bundleIdOption]
+        [catalogOption, rootCertificateOption, allowUnverifiedTestDataOption, bundleIdOption, appUserIdKeyOption]
     }
 
     /// Whether `arguments` set any of them.
@@ -84,6 +91,10 @@ struct StoreOptions {
         if let bundleId = arguments.value("--bundle-id") {
             guard !bundleId.isEmpty else { throw .usage("--bundle-id: an empty bundle id", command: command) }
             self.bundleId = bundleId
+        }
+        if let key = arguments.value("--app-user-id-key") {
+            guard !key.isEmpty else { throw .usage("--app-user-id-key: an empty key", command: command) }
+            appUserIdMetadataKey = key
         }
     }
 

@@ -1,5 +1,5 @@
-/// What the backend does when a receipt already owned by another identified customer is posted
-/// (RevenueCat's project setting; the simulated backend applies it for every provider).
+/// What a backend does when a receipt already owned by another identified customer is posted
+/// (RevenueCat's project setting; the simulated backend and the ledger apply it for every store).
 public enum RestoreBehavior: String, Sendable, Hashable, CaseIterable {
     /// The receipt moves to the customer posting it (the default).
     case transferToNewAppUserId

@@ -1,0 +1,124 @@
+import EntitlementKit
+import EntitlementKitLedger
+import Foundation
+
+/// Play's records: one per purchase token — the newest fetched document of it (by the instant it was
+/// fetched, then its bytes), and whether it was voided — threaded by the first token of a
+/// `linkedPurchaseToken` chain; and their way back into the adapter's listing, which the adapter's
+/// mapping turns into a snapshot.
+enum GooglePlayLedgerRecords {
+    static let subscriptionPrefix = "subscription "
+    static let productPrefix = "product "
+    static let voidedPrefix = "voided "
+
+    /// The records of a fetched document; a bare response takes `purchaseToken`.
+    static func records(of body: Data, purchaseToken: String?, receivedAt: Date) throws(LedgerRefusal)
+        -> [LedgerRecord]
+    {
+        do {
+            let root = try JSONNode(parsing: body)
+            let form = try GooglePlayDocumentForm.assumed(root)
+            // Read whole first: a document the adapter refuses is refused here too, before any record.
+            let purchases = try PlayPurchases(reading: root, form: form)
+            var entries: [(token: String, productId: String?, purchase: JSONNode)] = []
+            switch form {
+            case .subscription, .product:
+                guard let purchaseToken, !purchaseToken.isEmpty else {
+                    throw LedgerRefusal(
+                        .malformedBody, "a bare Play purchase needs the purchase token it was fetched for")
+                }
+                let productId = purchases.products.first?.productId
+                entries.append((purchaseToken, form == .product ? productId : nil, root))
+            case .listing:
+                for entry in try root.optional("subscriptions")?.elements() ?? [] {
+                    entries.append((try entry.required("purchaseToken").string(), nil, try entry.required("purchase")))
+                }
+                for entry in try root.optional("products")?.elements() ?? [] {
+                    entries.append(
+                        (
+                            try entry.required("purchaseToken").string(), try entry.required("productId").string(),
+                            try entry.required("purchase")
+                        ))
+                }
+            }
+            return try entries.map { entry throws(DocumentError) in
+                try record(token: entry.token, productId: entry.productId, purchase: entry.purchase, at: receivedAt)
+            }
+        } catch let error as DocumentError {
+            throw LedgerRefusal(.malformedBody, error.description, documentError: error)
+        } catch let refusal as LedgerRefusal {
+            throw refusal
+        } catch {
+            throw LedgerRefusal(.malformedBody, "\(error)")
+        }
+    }
+
+    private static func record(token: String, productId: String?, purchase: JSONNode, at receivedAt: Date)
+        throws(DocumentError) -> LedgerRecord
+    {
+        var entry: [String: JSONValue] = ["purchaseToken": .string(token), "purchase": purchase.value]
+        let linked: String?
+        let isTest: Bool
+        let account: String?
+        if let productId {
+            entry["productId"] = .string(productId)
+            linked = nil
+            isTest = try purchase.optional("purchaseType")?.integer() == 0
+            account = try purchase.optional("obfuscatedExternalAccountId")?.identifier()
+        } else {
+            linked = try purchase.optional("linkedPurchaseToken")?.identifier()
+            isTest = purchase.member("testPurchase") != nil
+            account =
+                try purchase.optional("externalAccountIdentifiers")?.optional("obfuscatedExternalAccountId")?
+                .identifier()
+        }
+        let body = Data(JSONValue.object(entry).compactText.utf8)
+        return LedgerRecord(
+            thread: token, threadAliases: linked.map { [$0] } ?? [],
+            statement: (productId == nil ? subscriptionPrefix : productPrefix) + token,
+            order: LedgerOrderKey([.number(receivedAt.millisecondsSince1970), .bytes(Array(body))]),
+            body: body, isVerified: false, instant: receivedAt, environment: isTest ? .sandbox : .production,
+            accountLinks: account.map {
+                [LedgerAccountLink(key: LedgerAccountKey(.obfuscatedAccountId, $0), appUserId: $0)]
+            }
+                ?? [])
+    }
+
+    /// The record that `token` was voided at `instant`: kept for good (no later document undoes it).
+    static func voided(token: String, at instant: Date) -> LedgerRecord {
+        let body = Data(JSONValue.object(["purchaseToken": .string(token)]).compactText.utf8)
+        return LedgerRecord(
+            thread: token, statement: voidedPrefix + token,
+            // The first voiding stands: an earlier event time is the greater key.
+            order: LedgerOrderKey([.number(-instant.millisecondsSince1970)]),
+            body: body, isVerified: false, instant: instant, environment: nil)
+    }
+
+    /// The adapter's purchases of every record of `threads`, voided tokens left out (they grant nothing).
+    static func purchases(of threads: [LedgerThread]) throws(LedgerRefusal) -> PlayPurchases {
+        var subscriptions: [JSONValue] = []
+        var products: [JSONValue] = []
+        for thread in threads.sorted(by: { $0.id < $1.id }) {
+            let voided = Set(
+                thread.records.filter { $0.statement.hasPrefix(voidedPrefix) }.map {
+                    String($0.statement.dropFirst(voidedPrefix.count))
+                })
+            for record in thread.records {
+                let isSubscription = record.statement.hasPrefix(subscriptionPrefix)
+                guard isSubscription || record.statement.hasPrefix(productPrefix) else { continue }
+                let token = String(record.statement.drop { $0 != " " }.dropFirst())
+                guard !voided.contains(token) else { continue }
+                guard let entry = try? JSONValue.parse(record.body) else {
+                    throw LedgerRefusal(.storage, "a kept Play record does not read")
+                }
+                if isSubscription { subscriptions.append(entry) } else { products.append(entry) }
+            }
+        }
+        let listing = JSONNode(.object(["subscriptions": .array(subscriptions), "products": .array(products)]))
+        do {
+            return try PlayPurchases(reading: listing, form: .listing)
+        } catch {
+            throw LedgerRefusal(.storage, "kept Play records do not read: \(error)", documentError: error)
+        }
+    }
+}

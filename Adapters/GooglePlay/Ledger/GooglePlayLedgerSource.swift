@@ -1,0 +1,55 @@
+import EntitlementKit
+import EntitlementKitLedger
+import Foundation
+
+/// Google Play as a source of an ``EntitlementLedger``: real-time developer notifications (the Pub/Sub
+/// push body) and the Play Developer API's documents with their purchase tokens, mapped by
+/// ``GooglePlayAdapter``'s own mapping.
+///
+/// ```swift
+/// let play = GooglePlayLedgerSource(catalog: catalog, packageName: "com.acme.app")
+/// let ledger = EntitlementLedger(sources: [play])
+/// if case .refreshNeeded(let token, let productId) = try await ledger.apply(notification) {
+///     // fetch purchases.subscriptionsv2 (or products) for the token, then apply the document
+/// }
+/// ```
+///
+/// A notification says only that a purchase changed (Google's rule), so a subscription or one-time
+/// notification is answered ``LedgerOutcome/refreshNeeded(purchaseToken:productId:)``; a voided purchase
+/// is recorded as voided for good (a quantity-based partial refund asks for a refresh instead); a test
+/// notification changes nothing. Play's documents are not signed: a snapshot from them is never
+/// `verified`.
+public struct GooglePlayLedgerSource: LedgerSource {
+    /// Which products unlock which entitlements.
+    public var catalog: EntitlementCatalog
+    /// The app's package name: every notification must carry it.
+    public var packageName: String
+
+    /// A source for the app `packageName`.
+    public init(catalog: EntitlementCatalog = .identity, packageName: String) {
+        self.catalog = catalog
+        self.packageName = packageName
+    }
+
+    /// `googlePlay`.
+    public var id: LedgerSourceID { .googlePlay }
+
+    public func read(_ notification: LedgerNotification) throws(LedgerRefusal) -> LedgerReading {
+        try GooglePlayNotificationReader(packageName: packageName).read(notification.body)
+    }
+
+    public func read(_ document: LedgerDocument) throws(LedgerRefusal) -> LedgerReading {
+        let records = try GooglePlayLedgerRecords.records(
+            of: document.body, purchaseToken: document.purchaseToken, receivedAt: document.receivedAt)
+        return LedgerReading(notificationId: nil, environment: nil, effect: .records(records))
+    }
+
+    public func snapshot(of threads: [LedgerThread], at instant: Date) throws(LedgerRefusal) -> EntitlementSnapshot {
+        let purchases = try GooglePlayLedgerRecords.purchases(of: threads)
+        do {
+            return try purchases.snapshot(provider: .googlePlay, catalog: catalog, at: instant)
+        } catch {
+            throw LedgerRefusal(.storage, "kept Play records do not map: \(error)", documentError: error)
+        }
+    }
+}

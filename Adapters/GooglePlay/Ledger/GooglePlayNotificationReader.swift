@@ -1,0 +1,89 @@
+import EntitlementKit
+import EntitlementKitLedger
+import Foundation
+
+/// Reads a Google Play real-time developer notification as Pub/Sub pushes it:
+/// `{"message": {"data": base64, "messageId", "publishTime", …}, "subscription"}`, `data` holding the
+/// `DeveloperNotification` JSON.
+struct GooglePlayNotificationReader {
+    let packageName: String
+
+    func read(_ body: Data) throws(LedgerRefusal) -> LedgerReading {
+        do {
+            return try readChecked(body)
+        } catch let error as DocumentError {
+            throw LedgerRefusal(.malformedBody, error.description, documentError: error)
+        } catch let refusal as LedgerRefusal {
+            throw refusal
+        } catch {
+            throw LedgerRefusal(.malformedBody, "\(error)")
+        }
+    }
+
+    private func readChecked(_ body: Data) throws -> LedgerReading {
+        let push = try JSONNode(parsing: body)
+        let message = try push.required("message")
+        let messageId = try message.required("messageId").nonEmptyIdentifier()
+        let dataNode = try message.required("data")
+        guard let decoded = Data(base64Encoded: try dataNode.string()) else {
+            throw dataNode.invalid("is not base64")
+        }
+        let notification: JSONNode
+        do {
+            notification = JSONNode(try JSONValue.parse(decoded), path: dataNode.path)
+        } catch {
+            throw DocumentError(kind: error.kind, path: dataNode.path, reason: "does not decode to JSON: \(error)")
+        }
+        guard case .object = notification.value else { throw notification.typeMismatch("an object") }
+        let packageNode = try notification.required("packageName")
+        let package = try packageNode.string()
+        guard package == packageName else {
+            throw LedgerRefusal(
+                .packageName,
+                "the notification is for package \(DocumentError.quoted(package)), not the configured "
+                    + DocumentError.quoted(packageName))
+        }
+        func reading(_ effect: LedgerReading.Effect) -> LedgerReading {
+            LedgerReading(notificationId: messageId, environment: nil, effect: effect)
+        }
+        if let subscription = try notification.optional("subscriptionNotification") {
+            let token = try subscription.required("purchaseToken").nonEmptyIdentifier()
+            let productId = try subscription.optional("subscriptionId")?.identifier()
+            return reading(.refreshNeeded(purchaseToken: token, productId: productId))
+        }
+        if let product = try notification.optional("oneTimeProductNotification") {
+            let token = try product.required("purchaseToken").nonEmptyIdentifier()
+            let productId = try product.optional("sku")?.identifier()
+            return reading(.refreshNeeded(purchaseToken: token, productId: productId))
+        }
+        if let voided = try notification.optional("voidedPurchaseNotification") {
+            let token = try voided.required("purchaseToken").nonEmptyIdentifier()
+            if try voided.optional("refundType")?.integer() == 2 {
+                // A quantity-based partial refund leaves the rest of the purchase: fetch what remains.
+                return reading(.refreshNeeded(purchaseToken: token, productId: nil))
+            }
+            let eventTime = try Self.eventTime(notification.required("eventTimeMillis"))
+            return reading(.records([GooglePlayLedgerRecords.voided(token: token, at: eventTime)]))
+        }
+        if try notification.optional("testNotification") != nil {
+            return reading(.noChange(reason: "a test notification"))
+        }
+        return reading(.noChange(reason: "a notification of a kind this source does not read"))
+    }
+
+    /// `eventTimeMillis`: a long, sent as a JSON string or number.
+    private static func eventTime(_ node: JSONNode) throws(DocumentError) -> Date {
+        let milliseconds: Int64
+        switch node.value {
+        case .integer(let value): milliseconds = value
+        case .string(let text):
+            guard let value = Int64(text) else { throw node.invalid("is not a count of milliseconds") }
+            milliseconds = value
+        default: throw node.typeMismatch("milliseconds since 1970, as a number or a string of digits")
+        }
+        guard RFC3339.supportedMilliseconds.contains(milliseconds) else {
+            throw node.invalid("is not a plausible count of milliseconds since 1970")
+        }
+        return Date(millisecondsSince1970: milliseconds)
+    }
+}
