@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "EntitlementKit", targets: ["EntitlementKit"]),
         .library(name: "EntitlementKitJSON", targets: ["EntitlementKitJSON"]),
+        .library(name: "EntitlementKitCrypto", targets: ["EntitlementKitCrypto"]),
         .library(name: "EntitlementKitHTTP", targets: ["EntitlementKitHTTP"]),
         .library(name: "EntitlementKitRevenueCat", targets: ["EntitlementKitRevenueCat"]),
         .library(name: "EntitlementKitQonversion", targets: ["EntitlementKitQonversion"]),
@@ -30,13 +31,18 @@ let package = Package(
         // knows nothing of entitlements, so the fuzz targets and other tools can take it alone.
         .target(name: "EntitlementKitJSON"),
 
+        // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
+        // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
+        // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
+        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"]),
+
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
         // EntitlementKitJSON (its errors and dates are part of the core's API).
-        .target(name: "EntitlementKit", dependencies: ["EntitlementKitJSON"]),
+        .target(name: "EntitlementKit", dependencies: ["EntitlementKitJSON", "EntitlementKitCrypto"]),
 
         // The vendor-free HTTP plumbing both live providers share (the core does no networking):
         // configuration checks, retries with backoff, a response size cap, typed errors.
-        .target(name: "EntitlementKitHTTP", dependencies: ["EntitlementKit"]),
+        .target(name: "EntitlementKitHTTP", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
 
         // One adapter module per backend; each depends on the core (and the shared HTTP plumbing for its
         // live provider), never on another adapter.
@@ -62,7 +68,7 @@ let package = Package(
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
             name: "EntitlementKitAppStore",
-            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitLedger"],
             path: "Adapters/AppStore",
             resources: [.copy("Resources")]
         ),
@@ -129,6 +135,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitCrypto",
             ],
             exclude: ["python"]
         ),
@@ -140,9 +147,9 @@ let package = Package(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
         ),
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
-        .testTarget(name: "SwapTests", dependencies: ["EntitlementKit"]),
+        .testTarget(name: "SwapTests", dependencies: ["EntitlementKit", "EntitlementKitTesting"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
-        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit"]),
+        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
@@ -170,9 +177,11 @@ let package = Package(
             name: "AppStoreAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
         ),
-        // The pure-Swift verification (SHA-2, P-256/P-384 ECDSA, DER/X.509, JWS) against public test vectors.
+        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, DER/X.509) and the JWS verifier against
+        // public test vectors.
         .testTarget(
-            name: "AppStoreVerificationTests", dependencies: ["EntitlementKit", "EntitlementKitAppStore"],
+            name: "AppStoreVerificationTests",
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
             resources: [.copy("Wycheproof")]
         ),
         // The ledger: its rules over an in-test source, the App Store and Play readers over notifications

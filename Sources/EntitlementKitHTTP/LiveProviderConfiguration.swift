@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitCrypto
 import Foundation
 
 /// What every live provider's configuration holds: the backend's public key, where requests go (the

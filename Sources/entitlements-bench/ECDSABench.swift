@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitCrypto
 import Foundation
 
 /// The signature checks of App Store JWS verification, per CPU-second: an ES256 signature (SHA-256 of a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EntitlementKitAppStore
+@testable import EntitlementKitCrypto
 
 /// The readers under the verifier take hostile bytes: strict DER and strict base64url.
 @Suite(.timeLimit(.minutes(5))) struct DERAndBase64URLTests {

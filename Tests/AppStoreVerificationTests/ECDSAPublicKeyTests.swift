@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitCrypto
 import Testing
 
 /// The rules of `ECDSAPublicKey` one by one, on the deterministic signatures of RFC 6979 (A.2.5 and A.2.6,

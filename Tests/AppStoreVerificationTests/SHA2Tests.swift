@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitCrypto
 import Testing
 
 /// SHA-384 and SHA-512 against the examples NIST publishes for FIPS 180-4 (its "Examples with

@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitCrypto
 import Foundation
 import Testing
 

@@ -17,7 +17,10 @@ import Foundation
 //   cache-writer-for-tests client PROVIDER DIRECTORY
 //     An app or extension process: an EntitlementClient over the directory, driven by lines on stdin
 //     (`launch`, `login ID`, `logout`, `check`, `refresh` = a check that fetches); after each it says
-//     "<app user id> <active ids, comma-separated>".
+//     "<app user id> <active ids, comma-separated>". PROVIDER is `revenuecat`, `qonversion`, or a migration
+//     `SERVING>SHADOW` (a MigratingProvider over the two). `hold STAGE` (says "holding STAGE") makes the next
+//     cut-over pair write stop at that IdentityPairWriteStage: it says "held STAGE" and goes on at the next
+//     line on stdin (or is killed there).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let base = Date(timeIntervalSince1970: 1_750_000_000)
@@ -80,8 +83,38 @@ struct FixedBackend: EntitlementProvider {
     }
 }
 
-func runClient(provider: ProviderID, directory: URL) async throws {
-    let backend = FixedBackend(provider: provider)
+/// Where the next cut-over pair write stops (`hold STAGE`), once.
+final class HoldPoint: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stage: IdentityPairWriteStage?
+
+    func arm(_ stage: IdentityPairWriteStage) {
+        lock.withLock { self.stage = stage }
+    }
+
+    /// Called by the cache at each stage of a pair write: at the armed one, says so and waits for a line.
+    func reached(_ reached: IdentityPairWriteStage) {
+        let isArmed = lock.withLock { () -> Bool in
+            guard stage == reached else { return false }
+            stage = nil
+            return true
+        }
+        guard isArmed else { return }
+        say("held \(reached.rawValue)")
+        _ = readLine()
+    }
+}
+
+/// A backend, or a migration `SERVING>SHADOW` between two.
+func makeProvider(_ name: String) -> any EntitlementProvider {
+    let names = name.split(separator: ">").map { ProviderID(rawValue: String($0)) }
+    guard names.count == 2 else { return FixedBackend(provider: ProviderID(rawValue: name)) }
+    return MigratingProvider(serving: FixedBackend(provider: names[0]), shadow: FixedBackend(provider: names[1]))
+}
+
+func runClient(provider name: String, directory: URL) async throws {
+    let backend = makeProvider(name)
+    let hold = HoldPoint()
     var client: EntitlementClient?
     func describe(_ client: EntitlementClient, _ check: EntitlementCheck) async {
         say("\(await client.appUserId) \(check.activeEntitlementIds.joined(separator: ","))")
@@ -90,8 +123,10 @@ func runClient(provider: ProviderID, directory: URL) async throws {
         let words = line.split(separator: " ").map(String.init)
         switch words.first {
         case "launch":
+            let cache = try DirectoryEntitlementCache(
+                directory: directory, writeStageObserver: nil, identityWriteObserver: { hold.reached($0) })
             let launched = try await EntitlementClient(
-                provider: backend, cache: try DirectoryEntitlementCache(directory: directory),
+                provider: backend, cache: cache,
                 appUserId: words.count > 1 ? words[1] : nil)
             client = launched
             await describe(launched, await launched.checkEntitlements(.fromCacheOnly))
@@ -109,6 +144,10 @@ func runClient(provider: ProviderID, directory: URL) async throws {
         case "refresh":
             guard let client else { usage() }
             await describe(client, await client.checkEntitlements(.fetchCurrent))
+        case "hold":
+            guard words.count == 2, let stage = IdentityPairWriteStage(rawValue: words[1]) else { usage() }
+            hold.arm(stage)
+            say("holding \(stage.rawValue)")
         default:
             usage()
         }
@@ -140,7 +179,7 @@ case "stop-at":
     }
 case "client":
     guard arguments.count == 3 else { usage() }
-    try await runClient(provider: ProviderID(rawValue: arguments[1]), directory: URL(fileURLWithPath: arguments[2]))
+    try await runClient(provider: arguments[1], directory: URL(fileURLWithPath: arguments[2]))
 default:
     guard arguments.count == 2 else { usage() }
     let cache = try DirectoryEntitlementCache(directory: URL(fileURLWithPath: arguments[0]))

@@ -1,3 +1,4 @@
+import EntitlementKitCrypto
 import Foundation
 import Testing
 

@@ -29,8 +29,13 @@ final class HelperProcess: @unchecked Sendable {
 
     /// Sends one line and returns the line the helper answers with (`nil`: it ended).
     func ask(_ line: String) -> String? {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        send(line)
         return nextLine()
+    }
+
+    /// Sends one line without waiting for an answer.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// The next line the helper says, or `nil` when it ended first.

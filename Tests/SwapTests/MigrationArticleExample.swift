@@ -50,6 +50,19 @@ func readyToCutOver(_ migration: MigratingProvider) async -> Bool {
 }
 // end doc-example
 
+// doc-example: Sources/EntitlementKit/Documentation.docc/MigratingBetweenBackends.md
+/// At every launch, once the client is configured: posts the store's receipt at the first launch of a
+/// migration stage, so purchases the new backend never heard of reach it.
+func syncAtANewStage(_ client: EntitlementClient, receipt: StoreReceipt) async {
+    guard await client.needsPurchaseSync else { return }
+    do {
+        _ = try await client.syncPurchases(receipt)
+    } catch {
+        // Offline or refused: needsPurchaseSync stays true, and the next launch tries again.
+    }
+}
+// end doc-example
+
 /// The article's example, run over two scripted backends and a real cache folder.
 @Suite("The migration article's example", .timeLimit(.minutes(5)))
 struct MigrationArticleExampleTests {
@@ -78,6 +91,16 @@ struct MigrationArticleExampleTests {
                 #expect(await migration.tally.accessDifferences >= 1, "the backends disagree on premium")
             }
         }
+
+        // The first launch of a stage syncs once; the next launch of the same stage does not.
+        let receipt = StoreReceipt(store: .appStore, token: "store-account-1")
+        let syncFolder = folder.appendingPathComponent("sync")
+        _ = try await makeEntitlements(stage: .retired, old: old, new: old, cacheFolder: syncFolder).client.logIn("alice")
+        let shadowing = try await makeEntitlements(stage: .shadow, old: old, new: new, cacheFolder: syncFolder).client
+        await syncAtANewStage(shadowing, receipt: receipt)
+        #expect(old.callLog.last == "sync store-account-1 alice" && new.callLog.last == "sync store-account-1 alice")
+        let relaunched = try await makeEntitlements(stage: .shadow, old: old, new: new, cacheFolder: syncFolder).client
+        #expect(await relaunched.needsPurchaseSync == false)
 
         let (either, _) = try await makeEntitlements(stage: .eitherGrants, old: new, new: old, cacheFolder: folder)
         _ = try await either.logIn("alice")

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitCrypto
 import Foundation
 
 /// Verifies App Store JWS (StoreKit 2 transactions and renewal infos, App Store Server API responses) as
@@ -108,11 +109,11 @@ public struct AppStoreJWSVerifier: Sendable {
             throw refuse("its payload has no signedDate (milliseconds since 1970)")
         }
 
-        guard intermediate.extensionIds.contains(VerificationOID.appleWWDRIntermediate) else {
-            throw refuse("x5c[1] lacks Apple's intermediate marker \(VerificationOID.appleWWDRIntermediate)")
+        guard intermediate.extensionIds.contains(AppleCertificateMarker.wwdrIntermediate) else {
+            throw refuse("x5c[1] lacks Apple's intermediate marker \(AppleCertificateMarker.wwdrIntermediate)")
         }
-        guard leaf.extensionIds.contains(VerificationOID.appleReceiptSigning) else {
-            throw refuse("x5c[0] lacks Apple's receipt-signing marker \(VerificationOID.appleReceiptSigning)")
+        guard leaf.extensionIds.contains(AppleCertificateMarker.receiptSigning) else {
+            throw refuse("x5c[0] lacks Apple's receipt-signing marker \(AppleCertificateMarker.receiptSigning)")
         }
         guard intermediate.isCertificateAuthority, intermediate.mayCertifyKeys != false else {
             throw refuse("x5c[1] is not a certificate authority")

@@ -1,3 +1,4 @@
+import EntitlementKitCrypto
 import Foundation
 
 /// The bytes of the directory cache's files, and reading them back strictly.
@@ -22,10 +23,36 @@ enum CacheFileFormat {
         case device
     }
 
-    /// The state of the device file: the stored app user id and the trusted-instant floor.
+    /// The state of the device file: the stored app user id and the trusted-instant floor, and what a cut-over
+    /// pair of parts needs to change the device's customer as one (see ``CutOverCache``).
+    ///
+    /// `sequence`, `counterpart` and `stage` are absent from files written before them and read as 0 and none;
+    /// a version that does not know them ignores them, so the schema stays the same.
     struct DeviceState: Equatable {
         var appUserId: String?
         var trustedFloor: Date?
+        /// Bumped by every change of the stored id: of a cut-over pair's two parts the one with the higher
+        /// sequence holds the device's customer (the other may be behind after a writer was killed between them).
+        var sequence: Int64 = 0
+        /// The other part's id, written in the same step as this part's (by a cut-over pair write), with that
+        /// part's namespace; `nil` after a write of this part alone.
+        var counterpart: Counterpart?
+        /// The provider configuration this part last launched under, and whether purchases were synced since.
+        var stage: Stage?
+    }
+
+    /// The id the other part of a cut-over pair got in the same write.
+    struct Counterpart: Equatable {
+        /// The other part's ``EntitlementProvider/storageNamespace``.
+        var namespace: String
+        var appUserId: String
+    }
+
+    /// The configuration a part last launched under (see ``EntitlementClient/needsPurchaseSync``).
+    struct Stage: Equatable {
+        var configuration: LaunchConfiguration
+        /// Whether a sync or restore succeeded under it.
+        var purchasesSynced: Bool
     }
 
     static func header(_ kind: Kind, schema: Int = schemaVersion) -> String {
@@ -114,15 +141,41 @@ enum CacheFileFormat {
                 "schemaVersion": .integer(Int64(schemaVersion)),
                 "appUserId": state.appUserId.map(JSONValue.string) ?? .null,
                 "trustedFloor": state.trustedFloor.map { .string(RFC3339.string(from: $0)) } ?? .null,
+                "sequence": .integer(state.sequence),
+                "counterpart": state.counterpart.map {
+                    .object(["namespace": .string($0.namespace), "appUserId": .string($0.appUserId)])
+                } ?? .null,
+                "stage": state.stage.map {
+                    .object([
+                        "serving": .string($0.configuration.serving),
+                        "shadow": $0.configuration.shadow.map(JSONValue.string) ?? .null,
+                        "purchasesSynced": .bool($0.purchasesSynced),
+                    ])
+                } ?? .null,
             ]), as: .device)
     }
 
     static func deviceState(from data: Data) -> DeviceState? {
         guard let root = unseal(data, as: .device) else { return nil }
         do throws(DocumentError) {
+            let counterpart = try root.optional("counterpart")
+            let stage = try root.optional("stage")
             return DeviceState(
                 appUserId: try nullable("appUserId", in: root)?.string(),
-                trustedFloor: try nullable("trustedFloor", in: root)?.date())
+                trustedFloor: try nullable("trustedFloor", in: root)?.date(),
+                sequence: try root.optional("sequence")?.integer() ?? 0,
+                counterpart: try counterpart.map { (node) throws(DocumentError) in
+                    Counterpart(
+                        namespace: try node.required("namespace").string(),
+                        appUserId: try node.required("appUserId").string())
+                },
+                stage: try stage.map { (node) throws(DocumentError) in
+                    Stage(
+                        configuration: LaunchConfiguration(
+                            serving: try node.required("serving").string(),
+                            shadow: try node.optional("shadow")?.string()),
+                        purchasesSynced: try node.required("purchasesSynced").bool())
+                })
         } catch {
             return nil
         }

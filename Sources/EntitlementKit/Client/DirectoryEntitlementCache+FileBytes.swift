@@ -1,3 +1,4 @@
+import EntitlementKitCrypto
 import Foundation
 
 // The entry file's decoding without the file system, for the `cache` fuzz target: reading a file and

@@ -1,3 +1,4 @@
+import EntitlementKitCrypto
 import Foundation
 
 #if canImport(Darwin)
@@ -43,10 +44,10 @@ import Foundation
 public actor DirectoryEntitlementCache: EntitlementCache {
     /// Files larger than this are not read (a cache file is a few kilobytes).
     static let maximumFileSize = CacheDirectoryFiles.maximumFileSize
-    private static let deviceFileName = "device.cache"
+    static let deviceFileName = "device.cache"
 
     /// What a namespace reads from the top of the directory, written before namespaces existed.
-    private struct Legacy: Sendable {
+    struct Legacy: Sendable {
         let files: CacheDirectoryFiles
         let provider: ProviderID
         let isAnonymous: @Sendable (String) -> Bool
@@ -54,9 +55,11 @@ public actor DirectoryEntitlementCache: EntitlementCache {
 
     /// The directory the files live in.
     public nonisolated let directory: URL
-    private let files: CacheDirectoryFiles
-    private let legacy: Legacy?
-    private let logger: EntitlementLogger
+    let files: CacheDirectoryFiles
+    let legacy: Legacy?
+    let logger: EntitlementLogger
+    /// Called at each stage of a cut-over pair's identity write (tests only; see ``CutOverCache``).
+    let identityWriteObserver: (@Sendable (IdentityPairWriteStage) -> Void)?
 
     /// Opens (creating when missing) the cache in `directory`, refusing an unsafe one, and removes
     /// temporary files that crashed writers left.
@@ -64,16 +67,19 @@ public actor DirectoryEntitlementCache: EntitlementCache {
         try self.init(directory: directory, logger: logger, writeStageObserver: nil)
     }
 
-    /// The same, calling `writeStageObserver` at each stage of every write (a crash test stops there).
+    /// The same, calling `writeStageObserver` at each stage of every write and `identityWriteObserver` at each
+    /// stage of a cut-over pair's identity write (a crash or interleaving test stops there).
     package init(
         directory: URL, logger: EntitlementLogger = .disabled,
-        writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
+        writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?,
+        identityWriteObserver: (@Sendable (IdentityPairWriteStage) -> Void)? = nil
     ) throws(EntitlementCacheError) {
         let files = CacheDirectoryFiles(path: directory.path, writeStageObserver: writeStageObserver)
         try Self.prepare(files.path)
         self.directory = directory
         self.files = files
         self.logger = logger
+        self.identityWriteObserver = identityWriteObserver
         legacy = nil
         files.removeAbandonedTemporaryFiles()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: files.path)) ?? []
@@ -90,6 +96,7 @@ public actor DirectoryEntitlementCache: EntitlementCache {
         legacy = Legacy(
             files: parent.files, provider: provider.provider, isAnonymous: { [provider] in provider.isAnonymous($0) })
         logger = parent.logger
+        identityWriteObserver = parent.identityWriteObserver
     }
 
     /// The file name of `appUserId`'s entry: `entry-` + the SHA-256 of its UTF-8 bytes in lowercase hex.
@@ -153,26 +160,24 @@ public actor DirectoryEntitlementCache: EntitlementCache {
 
     /// The stored app user id, read from disk.
     public func storedAppUserId() -> String? {
-        if let stored = readDevice(files)?.appUserId { return stored }
-        guard let legacy, let stored = readDevice(legacy.files)?.appUserId else { return nil }
-        // Written before namespaces, by whichever provider the app used then: taken only when it is
-        // recognisably this provider's.
-        return legacy.isAnonymous(stored) || legacyEntry(for: stored) != nil ? stored : nil
+        partState().appUserId
     }
 
-    /// Stores the app user id, under the lock on disk (the floor on disk is kept as it is).
+    /// Stores the app user id, under the lock on disk (the floor on disk is kept as it is). The write is this
+    /// part's alone: it is newer than any cut-over pair write before it (see ``CutOverCache``).
     public func storeAppUserId(_ appUserId: String) throws(EntitlementCacheError) {
         try files.withLock { () throws(EntitlementCacheError) in
             var state = readDevice(files) ?? CacheFileFormat.DeviceState()
             state.appUserId = appUserId
+            state.sequence += 1
+            state.counterpart = nil
             try files.writeFile(CacheFileFormat.deviceFile(state), to: Self.deviceFileName)
         }
     }
 
     /// The stored trusted-instant floor, read from disk.
     public func trustedFloor() -> Date? {
-        [readDevice(files)?.trustedFloor, legacy.flatMap { readDevice($0.files)?.trustedFloor }]
-            .compactMap { $0 }.max()
+        partState().trustedFloor
     }
 
     /// Raises the stored floor to `floor`, under the lock on disk; a lower floor (another process's, or
@@ -188,7 +193,7 @@ public actor DirectoryEntitlementCache: EntitlementCache {
 
     // MARK: Files
 
-    private func readDevice(_ files: CacheDirectoryFiles) -> CacheFileFormat.DeviceState? {
+    nonisolated func readDevice(_ files: CacheDirectoryFiles) -> CacheFileFormat.DeviceState? {
         guard let data = files.readFile(Self.deviceFileName) else { return nil }
         guard let state = CacheFileFormat.deviceState(from: data) else {
             logger.log(.warning, "cache: the device file is damaged or of another schema; ignored")
@@ -198,7 +203,7 @@ public actor DirectoryEntitlementCache: EntitlementCache {
     }
 
     /// The entry written before namespaces for `appUserId`, when it is this namespace's provider's.
-    private func legacyEntry(for appUserId: String) -> EntitlementCacheEntry? {
+    nonisolated func legacyEntry(for appUserId: String) -> EntitlementCacheEntry? {
         guard let legacy, let data = legacy.files.readFile(Self.entryFileName(for: appUserId)),
             let entry = CacheFileFormat.entry(from: data, for: appUserId),
             entry.snapshot.provider == legacy.provider

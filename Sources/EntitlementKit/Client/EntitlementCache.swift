@@ -57,6 +57,11 @@ public struct CacheStamp: Sendable, Hashable {
     public init(_ parts: [Int64]) {
         self.parts = parts
     }
+
+    /// One stamp of several stores' (a missing one counts as a state of its own): it changes when any does.
+    init(combining stamps: [CacheStamp?]) {
+        parts = stamps.flatMap { [Int64($0?.parts.count ?? -1)] + ($0?.parts ?? []) }
+    }
 }
 
 /// One customer's cached answer and what the client's freshness and clock rules need about it.

@@ -107,6 +107,8 @@ public actor EntitlementClient {
             chosen = provider.makeAnonymousAppUserId()
         }
         let floor = await cache.trustedFloor()
+        // Before this launch stores anything: a cache with no customer and no record is a new install.
+        let needsSync = await (cache as? any LaunchStageRecording)?.recordLaunch(LaunchConfiguration(of: provider))
 
         self.provider = provider
         self.cache = cache
@@ -116,6 +118,7 @@ public actor EntitlementClient {
         self.monotonicClock = monotonicClock
         self.logger = logger
         self.appUserId = chosen
+        needsPurchaseSync = needsSync ?? false
         persistedFloor = floor
         knownStoredAppUserId = stored
         trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
@@ -169,6 +172,24 @@ public actor EntitlementClient {
         logger.log(.debug, "the backend signalled a change; fetching the current answer")
         _ = await checkEntitlements(.fetchCurrent)
     }
+
+    /// Whether the app should call ``syncPurchases(_:)`` once now: this is the first launch on this device of a
+    /// new provider configuration — a migration's new stage (the shadow started, the cut-over, a roll-back,
+    /// the old backend retired) — and no sync or restore has succeeded under it since (in any process
+    /// sharing the cache).
+    ///
+    /// A purchase made before the shadow started reaches the new backend only through the store's receipt;
+    /// one sync at the first launch of each stage posts it (RevenueCat asks the same of apps importing
+    /// customers). `false` on a new install, for a configuration already synced, and with a cache of your own
+    /// (only ``DirectoryEntitlementCache`` and ``InMemoryEntitlementCache`` record configurations). A
+    /// successful ``syncPurchases(_:)`` or ``restorePurchases(_:)`` makes it `false`.
+    ///
+    /// ```swift
+    /// if await client.needsPurchaseSync {
+    ///     _ = try? await client.syncPurchases(receipt)   // once per stage; a failure asks again next launch
+    /// }
+    /// ```
+    public private(set) var needsPurchaseSync: Bool
 
     /// Whether the current customer is anonymous (the id has the provider's anonymous form).
     public var isAnonymous: Bool {
@@ -516,6 +537,10 @@ public actor EntitlementClient {
             throw error
         }
         logger.log(.info, "\(operation): the backend answered; caching its snapshot")
+        if needsPurchaseSync {
+            needsPurchaseSync = false
+            await (cache as? any LaunchStageRecording)?.recordPurchasesSynced(LaunchConfiguration(of: provider))
+        }
         return await acceptOperationResult(snapshot, for: id, generation: generation)
     }
 

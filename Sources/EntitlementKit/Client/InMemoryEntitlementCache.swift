@@ -10,6 +10,7 @@ public actor InMemoryEntitlementCache: EntitlementCache {
     private var entries: [AppUserIdKey: EntitlementCacheEntry] = [:]
     private var appUserId: String?
     private var floor: Date?
+    private var stage: CacheFileFormat.Stage?
 
     /// An empty cache.
     public init() {}
@@ -47,6 +48,19 @@ public actor InMemoryEntitlementCache: EntitlementCache {
     /// Stores the floor; never fails.
     public func storeTrustedFloor(_ floor: Date) {
         self.floor = floor
+    }
+
+    /// Records a launch under `configuration` (see ``EntitlementClient/needsPurchaseSync``).
+    func recordLaunch(_ configuration: LaunchConfiguration) -> Bool {
+        let needsSync = configuration.needsPurchaseSync(after: stage, hasCustomer: appUserId != nil)
+        stage = CacheFileFormat.Stage(configuration: configuration, purchasesSynced: !needsSync)
+        return needsSync
+    }
+
+    /// Records a sync under `configuration`, unless another configuration launched since.
+    func recordPurchasesSynced(_ configuration: LaunchConfiguration) {
+        guard stage?.configuration == configuration else { return }
+        stage?.purchasesSynced = true
     }
 
     /// The app user ids that have an entry, sorted (for tests and diagnostics).

@@ -29,7 +29,11 @@ import Foundation
 ///   or purchase answers with the merge of both answers, or with the shadow's when the serving backend
 ///   failed; a logIn the serving backend refuses is thrown under either policy.
 /// - **Identity**: one app user id for both, in the serving backend's form. While the customer is anonymous
-///   the shadow is not asked (two backends cannot know the same anonymous person): `skipped(anonymous)`.
+///   the shadow's answers are not asked for or compared (two backends cannot know the same anonymous person):
+///   `skipped(anonymous)`. But the shadow still hears of an anonymous customer's writes (purchase, restore,
+///   sync) under the anonymous id of its own form that the client keeps in the shadow's part of its cache,
+///   and a log-in from an anonymous customer reaches the shadow from that same id: what is bought while
+///   anonymous survives a cut-over and a roll-back.
 /// - **Cut-over and roll-back** are a configuration change: `MigratingProvider(serving: new, shadow: old)`.
 ///   The provider answers as its serving backend (``provider``, ``makeAnonymousAppUserId()``), so the
 ///   client's cached answers are the serving backend's. The client keeps the stored app user id and the
@@ -66,6 +70,9 @@ public actor MigratingProvider: EntitlementProvider {
     private var totals = ShadowTally()
     /// The shadow's newest write: the next one waits for it, so the shadow hears of them in order.
     private var lastShadowWrite: Task<Void, Never>?
+    /// For each anonymous customer of the serving backend's, the anonymous id of the shadow's form the shadow
+    /// knows the same person by: as the client's cache pairs them (``CutOverCache``), else made here.
+    private var shadowAnonymousIds: [AppUserIdKey: String] = [:]
 
     /// A provider that serves `serving` and compares `shadow`.
     ///
@@ -158,15 +165,15 @@ public actor MigratingProvider: EntitlementProvider {
     public func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
         -> LogInResult
     {
+        // The shadow knows an anonymous customer by its own anonymous id: the log-in links that one, which
+        // heard of what the customer bought while anonymous.
+        let shadowFrom = shadowAppUserId(for: currentAppUserId)
         // Never answered by the shadow, whatever the policy: the customer changes only when the serving
         // backend linked the ids (else what they bought anonymously would be left behind).
         let result = try await serving.logIn(from: currentAppUserId, to: newAppUserId)
-        // The shadow never knew the serving backend's anonymous person: it is told of a new one of its own.
-        let shadowFrom =
-            serving.isAnonymous(currentAppUserId) && !shadow.isAnonymous(currentAppUserId)
-            ? shadow.makeAnonymousAppUserId() : currentAppUserId
-        let snapshot = try await write(.logIn, for: newAppUserId, served: .success(result.snapshot)) {
-            (provider) throws(EntitlementClientError) in
+        let snapshot = try await write(
+            .logIn, for: newAppUserId, shadowAppUserId: shadowFrom, served: .success(result.snapshot)
+        ) { (provider, _) throws(EntitlementClientError) in
             try await provider.logIn(from: shadowFrom, to: newAppUserId).snapshot
         }
         return LogInResult(snapshot: snapshot, created: result.created)
@@ -176,8 +183,8 @@ public actor MigratingProvider: EntitlementProvider {
     public func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        try await write(.syncPurchases, for: appUserId) { (provider) throws(EntitlementClientError) in
-            try await provider.syncPurchases(receipt, for: appUserId)
+        try await write(.syncPurchases, for: appUserId) { (provider, id) throws(EntitlementClientError) in
+            try await provider.syncPurchases(receipt, for: id)
         }
     }
 
@@ -185,8 +192,8 @@ public actor MigratingProvider: EntitlementProvider {
     public func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
         -> EntitlementSnapshot
     {
-        try await write(.reportPurchase, for: appUserId) { (provider) throws(EntitlementClientError) in
-            try await provider.reportPurchase(purchase, for: appUserId)
+        try await write(.reportPurchase, for: appUserId) { (provider, id) throws(EntitlementClientError) in
+            try await provider.reportPurchase(purchase, for: id)
         }
     }
 
@@ -264,38 +271,60 @@ public actor MigratingProvider: EntitlementProvider {
 
     // MARK: Writes
 
-    /// `send` to the serving backend, then to the shadow (see the other `write`).
+    /// Which anonymous id of the shadow's form goes with the serving backend's anonymous id `appUserId` (the
+    /// client's cache tells it at every change of customer; see ``CutOverCache``).
+    func pairAnonymousAppUserId(_ appUserId: String, withShadows shadowAppUserId: String) {
+        shadowAnonymousIds[AppUserIdKey(appUserId)] = shadowAppUserId
+    }
+
+    /// The id the shadow knows the customer `appUserId` by: the same id, or for an anonymous customer of the
+    /// serving backend's, the anonymous id of the shadow's form paired with it (made now when none is).
+    private func shadowAppUserId(for appUserId: String) -> String {
+        guard serving.isAnonymous(appUserId), !shadow.isAnonymous(appUserId) else { return appUserId }
+        if let paired = shadowAnonymousIds[AppUserIdKey(appUserId)] { return paired }
+        let made = shadow.makeAnonymousAppUserId()
+        shadowAnonymousIds[AppUserIdKey(appUserId)] = made
+        return made
+    }
+
+    /// `send` to the serving backend as `appUserId`, then to the shadow as the id it knows the customer by
+    /// (see the other `write`).
     private func write(
         _ action: ShadowReport.WriteAction, for appUserId: String,
         _ send:
-            @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+            @escaping @Sendable (any EntitlementProvider, String) async throws(EntitlementClientError)
+            -> EntitlementSnapshot
     ) async throws(EntitlementClientError) -> EntitlementSnapshot {
         let serving = serving
-        let served = await Self.answer { () throws(EntitlementClientError) in try await send(serving) }
-        return try await write(action, for: appUserId, served: served, send)
+        let shadowId = shadowAppUserId(for: appUserId)
+        let served = await Self.answer { () throws(EntitlementClientError) in try await send(serving, appUserId) }
+        return try await write(action, for: appUserId, shadowAppUserId: shadowId, served: served, send)
     }
 
-    /// The write sent to the shadow after the serving backend's `served` answer, awaited as a read's shadow
-    /// is (at most `shadowTimeout`; a later one goes on, and its failure is reported when it comes), and the
-    /// answer: under ``Policy/serving`` the serving backend's (its failure thrown, the shadow not asked);
-    /// under ``Policy/eitherGrants`` the merge of both, or the shadow's when the serving backend failed.
+    /// The write sent to the shadow (as `shadowAppUserId`) after the serving backend's `served` answer, awaited
+    /// as a read's shadow is (at most `shadowTimeout`; a later one goes on, and its failure is reported when it
+    /// comes), and the answer: under ``Policy/serving`` the serving backend's (its failure thrown, the shadow
+    /// not asked); under ``Policy/eitherGrants`` the merge of both, or the shadow's when the serving backend
+    /// failed. An anonymous customer's write still reaches the shadow, under the shadow's anonymous id, so
+    /// what they buy survives a cut-over and a roll-back; its answer is the serving backend's alone (the two
+    /// answers are two anonymous people's, never compared or merged).
     private func write(
-        _ action: ShadowReport.WriteAction, for appUserId: String, served: Answer,
+        _ action: ShadowReport.WriteAction, for appUserId: String, shadowAppUserId: String, served: Answer,
         _ send:
-            @escaping @Sendable (any EntitlementProvider) async throws(EntitlementClientError) -> EntitlementSnapshot
+            @escaping @Sendable (any EntitlementProvider, String) async throws(EntitlementClientError)
+            -> EntitlementSnapshot
     ) async throws(EntitlementClientError) -> EntitlementSnapshot {
-        if case .failure(let error) = served, policy == .serving { throw error }
-        guard !serving.isAnonymous(appUserId) || action == .logIn else {
-            record(appUserId, .skipped(.anonymous))
-            return try served.get()
-        }
+        let isAnonymous = action != .logIn && serving.isAnonymous(appUserId)
+        if case .failure(let error) = served, policy == .serving || isAnonymous { throw error }
         let shadowProvider = shadow
         // One at a time, in the order sent: a write still running past the timeout (a logIn) must reach the
         // shadow before the next one (a purchase for the customer it created).
         let previous = lastShadowWrite
         let sent = Task {
             await previous?.value
-            return await Self.answer { () throws(EntitlementClientError) in try await send(shadowProvider) }
+            return await Self.answer { () throws(EntitlementClientError) in
+                try await send(shadowProvider, shadowAppUserId)
+            }
         }
         lastShadowWrite = Task { _ = await sent.value }
         let shadowAnswer = await ShadowWait.first(of: sent, within: shadowTimeout, on: clock, cancellingLate: false)
@@ -312,6 +341,8 @@ public actor MigratingProvider: EntitlementProvider {
             break
         }
         switch (served, shadowAnswer) {
+        case (.success(let a), _) where isAnonymous:
+            return a
         case (.success(let a), .some(.success(let b))) where policy == .eitherGrants:
             return SnapshotMerge.eitherGrants(served: a, shadow: b)
         case (.success(let a), _):

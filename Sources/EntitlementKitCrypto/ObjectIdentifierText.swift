@@ -24,23 +24,19 @@ enum ObjectIdentifierText {
     }
 }
 
-/// The OIDs App Store verification checks.
-enum VerificationOID {
-    static let ecdsaWithSHA256 = "1.2.840.10045.4.3.2"
-    static let ecdsaWithSHA384 = "1.2.840.10045.4.3.3"
-    static let ecPublicKey = "1.2.840.10045.2.1"
-    static let prime256v1 = "1.2.840.10045.3.1.7"
-    static let secp384r1 = "1.3.132.0.34"
-    static let basicConstraints = "2.5.29.19"
-    static let keyUsage = "2.5.29.15"
-    /// Apple's marker on the App Store receipt-signing leaf certificate.
-    static let appleReceiptSigning = "1.2.840.113635.100.6.11.1"
-    /// Apple's marker on the WWDR intermediate certificate.
-    static let appleWWDRIntermediate = "1.2.840.113635.100.6.2.1"
+/// The OIDs the X.509 reader and the verifiers built on it check.
+package enum VerificationOID {
+    package static let ecdsaWithSHA256 = "1.2.840.10045.4.3.2"
+    package static let ecdsaWithSHA384 = "1.2.840.10045.4.3.3"
+    package static let ecPublicKey = "1.2.840.10045.2.1"
+    package static let prime256v1 = "1.2.840.10045.3.1.7"
+    package static let secp384r1 = "1.3.132.0.34"
+    package static let basicConstraints = "2.5.29.19"
+    package static let keyUsage = "2.5.29.15"
     /// Critical extensions a certificate may carry and still be used: RFC 5280 refuses a certificate with
     /// a critical extension the reader does not understand; these it checks (basic constraints, key usage)
     /// or that limit nothing this verifier relies on.
-    static let understoodCritical: Set<String> = [
+    package static let understoodCritical: Set<String> = [
         basicConstraints, keyUsage,
         "2.5.29.37",  // extended key usage
         "2.5.29.32",  // certificate policies

@@ -1,33 +1,33 @@
-import EntitlementKit
+import EntitlementKitJSON
 import Foundation
 
 /// An X.509 certificate (RFC 5280) read as far as checking an App Store chain needs: the signed bytes
 /// and their signature, issuer and subject (compared as DER bytes), validity, an EC public key, basic
 /// constraints, key usage and which extensions it carries.
-struct X509Certificate: Sendable {
+package struct X509Certificate: Sendable {
     /// The DER of the `tbsCertificate`: what the issuer signed.
-    let signedBytes: [UInt8]
+    package let signedBytes: [UInt8]
     /// `1.2.840.10045.4.3.2` (ecdsa-with-SHA256) or `…4.3.3` (ecdsa-with-SHA384).
-    let signatureAlgorithm: String
+    package let signatureAlgorithm: String
     /// The issuer's signature, DER-encoded ECDSA.
-    let signature: [UInt8]
+    package let signature: [UInt8]
     /// The issuer's distinguished name, as DER.
-    let issuer: [UInt8]
+    package let issuer: [UInt8]
     /// The subject's distinguished name, as DER.
-    let subject: [UInt8]
-    let notBefore: Date
-    let notAfter: Date
+    package let subject: [UInt8]
+    package let notBefore: Date
+    package let notAfter: Date
     /// The subject's key.
-    let publicKey: ECDSAPublicKey
+    package let publicKey: ECDSAPublicKey
     /// Whether basic constraints say this is a CA.
-    let isCertificateAuthority: Bool
+    package let isCertificateAuthority: Bool
     /// Whether key usage allows signing certificates; `nil` without a key usage extension.
-    let mayCertifyKeys: Bool?
+    package let mayCertifyKeys: Bool?
     /// The OIDs of every extension.
-    let extensionIds: Set<String>
+    package let extensionIds: Set<String>
 
     /// Reads `der` strictly: one certificate and nothing after it.
-    init(der: [UInt8]) throws(DERError) {
+    package init(der: [UInt8]) throws(DERError) {
         var top = DERReader(der)
         let certificate = try top.read(DERTag.sequence, "a certificate SEQUENCE")
         try top.expectEnd("the certificate")
@@ -123,12 +123,12 @@ struct X509Certificate: Sendable {
     }
 
     /// Whether `instant` lies within the validity period (both ends included).
-    func isValid(at instant: Date) -> Bool {
+    package func isValid(at instant: Date) -> Bool {
         notBefore <= instant && instant <= notAfter
     }
 
     /// Whether `issuerKey` signed this certificate.
-    func isSigned(by issuerKey: ECDSAPublicKey) -> Bool {
+    package func isSigned(by issuerKey: ECDSAPublicKey) -> Bool {
         let digest: [UInt8]
         switch signatureAlgorithm {
         case VerificationOID.ecdsaWithSHA256: digest = SHA256.digest(of: signedBytes)

@@ -1,7 +1,7 @@
 /// Why bytes are not the DER this package reads.
-struct DERError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DERError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, and at which byte offset.
-    var description: String
+    package var description: String
 
     init(_ reason: String, at offset: Int) {
         description = "\(reason) at byte \(offset)"
