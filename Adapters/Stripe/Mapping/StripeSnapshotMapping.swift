@@ -208,7 +208,9 @@ extension StripeCandidate {
             cancellationReason: reason,
             cancellationReasonRaw: subscription.cancellationReason,
             transactions: [],
-            vendorFlag: subscription.status.grantsUntilExpiry ? nil : false,
+            // Every status but active, trialing and past_due grants nothing whatever its dates: a
+            // processor-state denial, raw the status as sent.
+            denial: subscription.status.grantsUntilExpiry ? nil : Denial(.storeState, raw: subscription.status.raw),
             at: instant
         )
     }
@@ -222,7 +224,18 @@ extension StripeCandidate {
         let entry = catalog.stripeEntry(for: price)
         let expiration = entry?.duration?.added(to: session.created)
         let paid = session.paymentStatus == "paid" || session.paymentStatus == "no_payment_required"
-        let grants = session.status == "complete" && paid && refund == nil
+        // Refunded → `refunded`; not complete → `notPaid` with the status; complete but not paid → `notPaid`
+        // with the payment status.
+        let denial: Denial?
+        if refund != nil {
+            denial = Denial(.refunded)
+        } else if session.status != "complete" {
+            denial = Denial(.notPaid, raw: session.status)
+        } else if !paid {
+            denial = Denial(.notPaid, raw: session.paymentStatus)
+        } else {
+            denial = nil
+        }
         entitlementIds = entry?.entitlementIds ?? []
         transaction = Transaction(
             transactionId: session.paymentIntentId,
@@ -252,7 +265,7 @@ extension StripeCandidate {
             refundedAt: refund?.refundedAt,
             cancellationReason: refund == nil ? nil : .refunded,
             transactions: [],
-            vendorFlag: grants ? nil : false,
+            denial: denial,
             at: instant
         )
     }
