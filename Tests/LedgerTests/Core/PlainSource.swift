@@ -68,7 +68,7 @@ struct PlainSource: LedgerSource {
                 Date(timeIntervalSince1970: Double($0))
             }
             entitlements.append(
-                Entitlement(id: product, productId: product, expirationDate: expires, vendorFlag: nil, at: instant))
+                Entitlement(id: product, productId: product, expirationDate: expires, at: instant))
         }
         return EntitlementSnapshot(
             provider: ProviderID(rawValue: "plain"), evaluatedAt: instant, entitlements: entitlements)
