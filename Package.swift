@@ -34,7 +34,7 @@ let package = Package(
         // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
         // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
         // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
-        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"]),
+        .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"], exclude: ["Generator"]),
 
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
         // EntitlementKitJSON (its errors and dates are part of the core's API).
@@ -63,7 +63,7 @@ let package = Package(
         ),
         // An app's own backend: the vendor-free ledger kept from the stores' notifications and documents
         // (threads, newest statements, identity, storage); each store's reader lives in its adapter.
-        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit"]),
+        .target(name: "EntitlementKitLedger", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
 
         // The stores read directly: StoreKit 2 JWS verified in pure Swift (Apple Root CA - G3 bundled).
         .target(
@@ -93,7 +93,7 @@ let package = Package(
             name: "EntitlementKitFixtures",
             dependencies: ["EntitlementKit"],
             path: "Fixtures",
-            exclude: ["README.md", "malformed"],
+            exclude: ["README.md", "malformed", "ledger", "shadow-reports"],
             resources: [
                 .copy("revenuecat"), .copy("qonversion"), .copy("adapty"), .copy("appstore"), .copy("googleplay"),
                 .copy("stripe"), .copy("cross-provider"), .copy("scenarios"),
@@ -119,6 +119,7 @@ let package = Package(
                 "EntitlementKitAppStore",
                 "EntitlementKitGooglePlay",
                 "EntitlementKitStripe",
+                "EntitlementKitLedger",
                 "EntitlementKitMigration",
                 "EntitlementKitHTTP",
                 "EntitlementKitTesting",
@@ -135,6 +136,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitLedger",
                 "EntitlementKitCrypto",
             ],
             exclude: ["python"]
@@ -148,6 +150,8 @@ let package = Package(
         ),
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
         .testTarget(name: "SwapTests", dependencies: ["EntitlementKit", "EntitlementKitTesting"]),
+        // Shadow evidence across devices: a report's JSON form, tallies that merge and persist.
+        .testTarget(name: "ShadowEvidenceTests", dependencies: ["EntitlementKit"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
         .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
         // Uses only the test kit's public API, as an app's test target would.
@@ -182,6 +186,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
+            exclude: ["PKI"],
             resources: [.copy("Wycheproof")]
         ),
         // The ledger: its rules over an in-test source, the App Store and Play readers over notifications
@@ -190,8 +195,13 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
-            ]
+            ],
+            resources: [.copy("Notifications")]
         ),
+        // Applies logIns to a DirectoryLedgerStore until killed; LedgerTests runs it as a separate process.
+        .executableTarget(
+            name: "ledger-writer-for-tests", dependencies: ["EntitlementKit", "EntitlementKitLedger"],
+            path: "Tests/LedgerWriter"),
         .testTarget(
             name: "GooglePlayAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]

@@ -76,7 +76,7 @@ package_name=$(grep -o '"-package-name","[^"]*"' "$scratch/release.yaml" | head 
 [[ -n $package_name ]] || { echo "fuzz: no -package-name in $scratch/release.yaml" >&2; exit 1; }
 mkdir -p "$scratch/bin" "$scratch/corpus/$target" "$scratch/artifacts"
 binary="$scratch/bin/fuzz-$target"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_$target" -package-name "$package_name" \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_${target//-/_}" -package-name "$package_name" \
   -I "$scratch/release/Modules" "$harness" Fuzz/Support/*.swift "${objects[@]}" -o "$binary" 2>&1 \
   | grep -v "Cannot export local symbol" >&2 || true
 [[ -x $binary ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }

@@ -6,12 +6,19 @@
 /// let key = try ECDSAPublicKey(curve: .p256, x963Representation: pointBytes)
 /// let valid = key.isValidSignature(rawRepresentation: signature, digest: sha256OfSignedBytes)
 /// ```
+///
+/// A key holds its point's small odd multiples, computed once when it is made, so a key kept (as the App
+/// Store verifier keeps a verified chain's leaf) verifies each signature with no table to build.
 public struct ECDSAPublicKey: Sendable {
     /// The curve the key lies on.
     public let curve: ECDSACurve
-    private let point: AffinePoint
-    /// G + Q, computed once per key so each verification adds it instead of building it; nil for infinity.
-    private let generatorPlusPoint: AffinePoint?
+    private let table: OddMultiples
+
+    /// Q, 3Q, …, affine: the key's side of u1·G + u2·Q.
+    private enum OddMultiples: Sendable {
+        case p256([CurvePoint<P256FieldElement>])
+        case p384([CurvePoint<P384FieldElement>])
+    }
 
     /// A key from its uncompressed encoding `0x04‖X‖Y` (SEC 1 §2.3.3), each coordinate the curve's length.
     /// The point is checked to lie on the curve (with a cofactor of 1 that also puts it in the group), so a
@@ -20,24 +27,35 @@ public struct ECDSAPublicKey: Sendable {
         let bytes = Array(x963Representation)
         let size = curve.coordinateByteCount
         guard bytes.count == 1 + 2 * size, bytes[0] == 0x04 else { throw .notUncompressedPoint }
-        let parameters = curve.parameters
-        let field = parameters.field
-        guard let x = WideInteger(bigEndian: bytes[1...size]), let y = WideInteger(bigEndian: bytes[(1 + size)...]),
-            x < field.modulus, y < field.modulus
+        guard let x = WideInteger(bigEndian: bytes[1...size]), let y = WideInteger(bigEndian: bytes[(1 + size)...])
         else { throw .coordinateOutOfRange }
-        let point = AffinePoint(x: field.enter(x), y: field.enter(y))
-        guard parameters.contains(point) else { throw .notOnCurve }
         self.curve = curve
-        self.point = point
-        generatorPlusPoint = parameters.affine(parameters.add(parameters.lift(point), parameters.generator))
+        switch curve {
+        case .p256: table = .p256(try Self.oddMultiples(P256.self, x, y))
+        case .p384: table = .p384(try Self.oddMultiples(P384.self, x, y))
+        }
+    }
+
+    private static func oddMultiples<Curve: FixedWidthCurve>(
+        _: Curve.Type, _ x: WideInteger, _ y: WideInteger
+    ) throws(ECDSAKeyError) -> [CurvePoint<Curve.Field>] {
+        let p = Curve.Field.modulus.wide
+        guard x < p, y < p else { throw .coordinateOutOfRange }
+        let point = CurvePoint(
+            x: Curve.Field.entering(Curve.Field(plain: x)), y: Curve.Field.entering(Curve.Field(plain: y)))
+        guard Curve.contains(point) else { throw .notOnCurve }
+        return Curve.oddMultiples(of: point, window: keyWindow)
     }
 
     /// The key as `0x04‖X‖Y`.
     public var x963Representation: [UInt8] {
-        let parameters = curve.parameters
         let size = curve.coordinateByteCount
-        return [0x04] + parameters.field.leave(point.x).bigEndianBytes(count: size)
-            + parameters.field.leave(point.y).bigEndianBytes(count: size)
+        let (x, y): (WideInteger, WideInteger) =
+            switch table {
+            case .p256(let points): (points[0].x.leaving.wide, points[0].y.leaving.wide)
+            case .p384(let points): (points[0].x.leaving.wide, points[0].y.leaving.wide)
+            }
+        return [0x04] + x.bigEndianBytes(count: size) + y.bigEndianBytes(count: size)
     }
 
     /// Whether (r, s) — big-endian magnitudes, leading zeros allowed — is a valid signature of `digest` by
@@ -59,34 +77,14 @@ public struct ECDSAPublicKey: Sendable {
     public func isValidSignature(rawRepresentation: [UInt8], digest: [UInt8]) -> Bool {
         let size = curve.coordinateByteCount
         guard rawRepresentation.count == 2 * size else { return false }
-        return isValidSignature(
-            r: rawRepresentation[..<size], s: rawRepresentation[size...], digest: digest)
+        return isValidSignature(r: rawRepresentation[..<size], s: rawRepresentation[size...], digest: digest)
     }
 
     private func isValidSignature(r: ArraySlice<UInt8>, s: ArraySlice<UInt8>, digest: [UInt8]) -> Bool {
-        let parameters = curve.parameters
-        let order = parameters.order
-        guard let r = WideInteger(bigEndian: r), let s = WideInteger(bigEndian: s),
-            !r.isZero, r < order.modulus, !s.isZero, s < order.modulus
-        else { return false }
-        // e: the leftmost bits of the digest, as many as n has (whole bytes for both curves), reduced mod n
-        // (it is below 2n, so one subtraction does).
-        guard var e = WideInteger(bigEndian: digest.prefix(parameters.orderBitLength / 8)) else { return false }
-        if !(e < order.modulus) { e.subtract(order.modulus) }
-
-        let w = order.inverse(order.enter(s))
-        let u1 = order.leave(order.multiply(order.enter(e), w))
-        let u2 = order.leave(order.multiply(order.enter(r), w))
-        let sum = parameters.linearCombination(u1, u2, q: point, generatorPlusQ: generatorPlusPoint)
-        if sum.isInfinity { return false }
-        // x mod n = r, where x = X/Z² is below p < 2n: x is r or r + n. Comparing X with r·Z² (and (r + n)·Z²
-        // when that is below p) needs no field inversion. Montgomery forms are fully reduced, so equal
-        // values compare equal.
-        let field = parameters.field
-        let zSquared = field.square(sum.z)
-        if field.multiply(field.enter(r), zSquared) == sum.x { return true }
-        var rPlusN = r
-        guard !rPlusN.add(order.modulus), rPlusN < field.modulus else { return false }
-        return field.multiply(field.enter(rPlusN), zSquared) == sum.x
+        guard let r = WideInteger(bigEndian: r), let s = WideInteger(bigEndian: s) else { return false }
+        switch table {
+        case .p256(let points): return P256.isValidSignature(r: r, s: s, digest: digest[...], keyTable: points)
+        case .p384(let points): return P384.isValidSignature(r: r, s: s, digest: digest[...], keyTable: points)
+        }
     }
 }

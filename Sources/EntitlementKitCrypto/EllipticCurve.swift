@@ -1,4 +1,5 @@
-/// A short-Weierstrass curve y² = x³ − 3x + b over a prime field with a prime group order n (cofactor 1,
+/// The oracle's curves (see `ECDSAOracle`; production code uses `FixedWidthCurve`). A short-Weierstrass
+/// curve y² = x³ − 3x + b over a prime field with a prime group order n (cofactor 1,
 /// as both NIST curves here), its base point G, and the two Montgomery fields its arithmetic runs in.
 /// The constants are those of SEC 2 v2 §2.4.2 and §2.5.1 (FIPS 186-4 D.1.2.3 and D.1.2.4).
 struct EllipticCurve: Sendable {
@@ -15,25 +16,12 @@ struct EllipticCurve: Sendable {
     let coordinateByteCount: Int
 
     private init(p: String, n: String, b: String, gx: String, gy: String, limbCount: Int) {
-        field = MontgomeryField(modulus: Self.constant(p), limbCount: limbCount)
-        order = MontgomeryField(modulus: Self.constant(n), limbCount: limbCount)
-        self.b = field.enter(Self.constant(b))
-        generator = AffinePoint(x: field.enter(Self.constant(gx)), y: field.enter(Self.constant(gy)))
+        field = MontgomeryField(modulus: WideInteger(hex: p), limbCount: limbCount)
+        order = MontgomeryField(modulus: WideInteger(hex: n), limbCount: limbCount)
+        self.b = field.enter(WideInteger(hex: b))
+        generator = AffinePoint(x: field.enter(WideInteger(hex: gx)), y: field.enter(WideInteger(hex: gy)))
         orderBitLength = 64 * limbCount
         coordinateByteCount = 8 * limbCount
-    }
-
-    /// A constant written in hex (spaces allowed); the literals below are fixed, so a typo traps at once in
-    /// every test rather than failing quietly.
-    private static func constant(_ hex: String) -> WideInteger {
-        var value = WideInteger()
-        for character in hex where character != " " {
-            guard let digit = character.hexDigitValue else { preconditionFailure("curve constant is not hex: \(hex)") }
-            // value = value · 16 + digit, by four doublings (the constants fit in 384 bits).
-            for _ in 0..<4 { value.add(value) }
-            value.add(WideInteger(UInt64(digit)))
-        }
-        return value
     }
 
     static let p256 = EllipticCurve(

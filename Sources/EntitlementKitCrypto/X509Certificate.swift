@@ -21,6 +21,9 @@ package struct X509Certificate: Sendable {
     package let publicKey: ECDSAPublicKey
     /// Whether basic constraints say this is a CA.
     package let isCertificateAuthority: Bool
+    /// Basic constraints' pathLenConstraint: how many certificate authorities may stand below this one on a
+    /// path; `nil` for no limit.
+    package let pathLengthConstraint: Int?
     /// Whether key usage allows signing certificates; `nil` without a key usage extension.
     package let mayCertifyKeys: Bool?
     /// The OIDs of every extension.
@@ -66,6 +69,7 @@ package struct X509Certificate: Sendable {
         _ = try body.readIfPresent(0x81)  // issuerUniqueID
         _ = try body.readIfPresent(0x82)  // subjectUniqueID
         var isCertificateAuthority = false
+        var pathLengthConstraint: Int?
         var mayCertifyKeys: Bool?
         var extensionIds: Set<String> = []
         if let wrapper = try body.readIfPresent(DERTag.explicit(3)) {
@@ -81,7 +85,7 @@ package struct X509Certificate: Sendable {
                 }
                 var isCritical = false
                 if let flag = try parts.readIfPresent(DERTag.boolean) {
-                    isCritical = try Self.boolean(parts, flag)
+                    isCritical = try Self.nonDefaultBoolean(parts, flag, "critical")
                 }
                 let value = try parts.read(DERTag.octetString, "an extension's value")
                 try parts.expectEnd("an extension")
@@ -98,9 +102,11 @@ package struct X509Certificate: Sendable {
                     try inner.expectEnd("basic constraints")
                     var members = inner.children(of: constraints)
                     if let flag = try members.readIfPresent(DERTag.boolean) {
-                        isCertificateAuthority = try Self.boolean(members, flag)
+                        isCertificateAuthority = try Self.nonDefaultBoolean(members, flag, "cA")
                     }
-                    _ = try members.readIfPresent(DERTag.integer)  // pathLenConstraint
+                    if let limit = try members.readIfPresent(DERTag.integer) {
+                        pathLengthConstraint = try Self.pathLength(members, limit)
+                    }
                     try members.expectEnd("basic constraints")
                 case VerificationOID.keyUsage:
                     let usage = try inner.read(DERTag.bitString, "key usage")
@@ -118,6 +124,7 @@ package struct X509Certificate: Sendable {
         }
         try body.expectEnd("the tbsCertificate")
         self.isCertificateAuthority = isCertificateAuthority
+        self.pathLengthConstraint = pathLengthConstraint
         self.mayCertifyKeys = mayCertifyKeys
         self.extensionIds = extensionIds
     }
@@ -191,6 +198,32 @@ package struct X509Certificate: Sendable {
             throw DERError("a BOOLEAN is 0x00 or 0xFF in DER", at: element.whole.lowerBound)
         }
         return content.first == 0xFF
+    }
+
+    /// A `BOOLEAN DEFAULT FALSE` that is present: DER (X.690 §11.5) omits a value equal to its default, so an
+    /// encoded FALSE is not DER.
+    private static func nonDefaultBoolean(
+        _ reader: DERReader, _ element: DERElement, _ name: String
+    ) throws(DERError) -> Bool {
+        guard try boolean(reader, element) else {
+            throw DERError("\(name) FALSE is the default, which DER leaves out", at: element.whole.lowerBound)
+        }
+        return true
+    }
+
+    /// pathLenConstraint, `INTEGER (0..MAX)` in its minimal encoding; a limit beyond `Int` is no limit.
+    private static func pathLength(_ reader: DERReader, _ element: DERElement) throws(DERError) -> Int? {
+        let content = reader.content(of: element)
+        guard let first = content.first else { throw DERError("an INTEGER is empty", at: element.whole.lowerBound) }
+        guard first & 0x80 == 0 else {
+            throw DERError("a negative pathLenConstraint is not allowed", at: element.whole.lowerBound)
+        }
+        if first == 0, content.count > 1, content[content.startIndex + 1] & 0x80 == 0 {
+            throw DERError("an INTEGER with a leading zero byte is not DER", at: element.whole.lowerBound)
+        }
+        let significant = content.drop { $0 == 0 }
+        guard significant.count < MemoryLayout<Int>.size else { return nil }
+        return significant.reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// A UTCTime (`YYMMDDHHMMSSZ`, years 1950–2049) or GeneralizedTime (`YYYYMMDDHHMMSSZ`).

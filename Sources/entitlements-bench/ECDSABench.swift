@@ -3,50 +3,142 @@ import EntitlementKitAppStore
 import EntitlementKitCrypto
 import Foundation
 
-/// The signature checks of App Store JWS verification, per CPU-second: an ES256 signature (SHA-256 of a
-/// JWS-sized signing input, then P-256), one certificate signature (SHA-384 of a certificate-sized input,
-/// then P-384), and the three a JWS needs (its own and its chain's two). The keys and signatures are RFC
-/// 6979's deterministic examples (A.2.5, A.2.6), re-checked on each iteration; certificate parsing and
-/// the JSON around them are not in these figures.
+/// `entitlements-bench --ecdsa`: App Store signature checking, beside OpenSSL (Python's `cryptography`) in
+/// the same run when it is installed — compare figures only within one run, as machines of one kind differ.
+///
+/// 1. P-256 and P-384 verifications per CPU-second (RFC 6979's example keys and signatures, A.2.5 and A.2.6).
+/// 2. One whole JWS (the signed fixtures' test chain): warm (the verified chain cached) and cold (a new
+///    verifier each time: the chain's two certificate checks on every JWS).
+/// 3. `entitlements convert --from appstore` on 2,000 distinct JWS of one chain against the Python script
+///    that parses each header, verifies the chain once per distinct x5c, verifies each ES256 signature and
+///    parses each payload (`python/appstore_jws.py`); the median of three runs each, in CPU seconds.
 enum ECDSABench {
-    static func report(seconds: Double = 1) {
+    static func report(executable: String, seconds: Double = 1) throws {
         guard let p256 = try? ECDSAPublicKey(curve: .p256, x963Representation: bytes(p256Key)),
             let p384 = try? ECDSAPublicKey(curve: .p384, x963Representation: bytes(p384Key))
         else { return print("- ECDSA: the sample keys did not load") }
-        // Sizes of a StoreKit 2 transaction's signing input and of an Apple certificate's TBS part.
-        let signingInput = [UInt8](repeating: 0x41, count: 1_500)
-        let certificateBody = [UInt8](repeating: 0x30, count: 800)
         let sample = Array("sample".utf8)
-        let es256 = {
-            _ = SHA256.digest(of: signingInput)
-            return p256.isValidSignature(rawRepresentation: bytes(p256Signature), digest: SHA256.digest(of: sample))
+        let p256Digest = SHA256.digest(of: sample)
+        let p384Digest = SHA384.hash(sample)
+        let p256Rate = measure(seconds: seconds) {
+            p256.isValidSignature(rawRepresentation: bytes(p256Signature), digest: p256Digest)
         }
-        let certificate = {
-            _ = SHA384.hash(certificateBody)
-            return p384.isValidSignature(rawRepresentation: bytes(p384Signature), digest: SHA384.hash(sample))
+        let p384Rate = measure(seconds: seconds) {
+            p384.isValidSignature(rawRepresentation: bytes(p384Signature), digest: p384Digest)
         }
-        let jws = { es256() && certificate() && certificate() }
-        print("\n| signature check | per CPU-second |")
-        print("|---|---|")
-        for (name, check) in [
-            ("ES256 (P-256, SHA-256 of 1.5 KB)", es256), ("certificate (P-384, SHA-384 of 800 B)", certificate),
-            ("a JWS: ES256 + two certificates", jws),
-        ] {
-            print("| \(name) | \(measure(seconds: seconds, check)) |")
+        let openSSL =
+            python(["ecdsa", String(seconds)]).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+            as? [String: Double]
+        print("\n| verification | per CPU-second | OpenSSL (Python cryptography) | ratio |")
+        print("|---|---|---|---|")
+        for (name, rate, key) in [("P-256 (ES256)", p256Rate, "p256"), ("P-384 (certificates)", p384Rate, "p384")] {
+            let theirs = openSSL?[key]
+            print(
+                "| \(name) | \(format(rate, 0)) | \(theirs.map { format($0, 0) } ?? "not installed") | "
+                    + "\(theirs.map { format(rate / $0, 2) + "×" } ?? "") |")
         }
+        try wholeJWS(seconds: seconds)
+        try convert(executable: executable)
     }
 
+    /// One signed fixture verified again and again: with its chain cached, and with a new verifier each time.
+    private static func wholeJWS(seconds: Double) throws {
+        let signed = repository.appendingPathComponent("Fixtures/appstore/signed")
+        let root = try Data(contentsOf: signed.appendingPathComponent("test-root.der"))
+        let listing = try Data(contentsOf: signed.appendingPathComponent("transactions.json"))
+        guard let jws = (try JSONSerialization.jsonObject(with: listing) as? [String])?.first else {
+            throw BenchFailure("no JWS in \(signed.path)/transactions.json")
+        }
+        let warm = AppStoreJWSVerifier(rootCertificates: [root])
+        let warmRate = measure(seconds: seconds) { (try? warm.verify(jws, path: .root)) != nil }
+        let coldRate = measure(seconds: seconds) {
+            (try? AppStoreJWSVerifier(rootCertificates: [root]).verify(jws, path: .root)) != nil
+        }
+        print("| a whole JWS, chain cached (warm) | \(format(warmRate, 0)) | | |")
+        print("| a whole JWS, chain checked (cold) | \(format(coldRate, 0)) | | |")
+    }
+
+    /// `convert --from appstore` on a fresh corpus against the chain-cached Python script.
+    private static func convert(executable: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "entitlements-bench-jws-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let count = 2_000
+        guard python(["corpus", directory.path, String(count)]) != nil else {
+            return print("\n(convert comparison skipped: python3 with cryptography is not installed)")
+        }
+        let history = directory.appendingPathComponent("history.json").path
+        let root = directory.appendingPathComponent("root.der").path
+        let tool = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("entitlements")
+        var ours: [Double] = []
+        var oursWall: [Double] = []
+        var theirs: [Double] = []
+        var theirsWall: [Double] = []
+        for _ in 0..<3 {
+            let (cpu, wall) = try childTimes {
+                _ = try Subprocess.run(
+                    tool.path,
+                    [
+                        "convert", "--from", "appstore", "--root-certificate", root, "--at", "2030-01-01T00:00:00Z",
+                        history,
+                    ])
+            }
+            ours.append(cpu)
+            oursWall.append(wall)
+            guard let output = python(["verify", history, root]),
+                let figures = try JSONSerialization.jsonObject(with: output) as? [String: Double],
+                let seconds = figures["cpuSeconds"], let wallSeconds = figures["seconds"]
+            else { throw BenchFailure("the Python verifier did not run") }
+            theirs.append(seconds)
+            theirsWall.append(wallSeconds)
+        }
+        let (ourRate, theirRate) = (Double(count) / Statistics.median(ours), Double(count) / Statistics.median(theirs))
+        print("\n| \(count) distinct JWS of one chain | JWS per CPU-second | JWS per second (wall) |")
+        print("|---|---|---|")
+        print(
+            "| entitlements convert --from appstore (whole process) | \(format(ourRate, 0)) | "
+                + "\(format(Double(count) / Statistics.median(oursWall), 0)) |")
+        print(
+            "| Python cryptography, chains cached (verification loop) | \(format(theirRate, 0)) | "
+                + "\(format(Double(count) / Statistics.median(theirsWall), 0)) |")
+        print("| ratio | \(format(ourRate / theirRate, 2))× | |")
+    }
+
+    /// The CPU seconds (user + system) and wall seconds `body`'s child processes take.
+    private static func childTimes(_ body: () throws -> Void) throws -> (Double, Double) {
+        func children() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+            return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        }
+        let (cpu, wall) = (children(), Date())
+        try body()
+        return (children() - cpu, Date().timeIntervalSince(wall))
+    }
+
+    /// The output of `python/appstore_jws.py arguments`, or nil when Python or `cryptography` is missing.
+    private static func python(_ arguments: [String]) -> Data? {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("python/appstore_jws.py").path
+        return (try? Subprocess.run("/usr/bin/env", ["python3", script] + arguments)).map { Data($0.utf8) }
+    }
+
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
     /// Checks per CPU-second, counting only checks that succeeded (a failure would mean a broken build).
-    private static func measure(seconds: Double, _ check: () -> Bool) -> String {
+    private static func measure(seconds: Double, _ check: () -> Bool) -> Double {
         let start = Machine.cpuSeconds
         var count = 0
         while Machine.cpuSeconds - start < seconds {
             for _ in 0..<10 {
-                guard check() else { return "FAILED: a valid signature did not verify" }
+                guard check() else { return .nan }
                 count += 1
             }
         }
-        return format(Double(count) / (Machine.cpuSeconds - start), 0)
+        return Double(count) / (Machine.cpuSeconds - start)
     }
 
     private static func bytes(_ hex: String) -> [UInt8] {

@@ -14,7 +14,9 @@ do {
         let snapshot = try ChildRun.firstSnapshot(path: arguments[1])
         try await WarmCheck.report(snapshot: snapshot, iterations: Int(arguments[2]) ?? 100_000)
     case "--ecdsa":
-        ECDSABench.report()
+        try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
+    case "--ledger":
+        try await LedgerBench.report()
     case "--help", "-h":
         print(Options.usage)
     default:

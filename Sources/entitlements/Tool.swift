@@ -10,7 +10,8 @@ enum Tool {
     static var commands: [any Command.Type] {
         [
             ConvertCommand.self, CheckCommand.self, DiffCommand.self, MigrateCommand.self, ParityCommand.self,
-            ValidateUserIdCommand.self, FetchCommand.self, ScenarioCommand.self,
+            ValidateUserIdCommand.self, FetchCommand.self, ScenarioCommand.self, LedgerCommand.self,
+            ShadowReportCommand.self,
         ]
     }
 

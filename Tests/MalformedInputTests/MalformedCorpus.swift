@@ -11,6 +11,9 @@ struct MalformedCorpus: Decodable {
         var kind: String
         /// The exact `DocumentError.description`.
         var error: String
+        /// What `entitlements convert` prints instead, where it says more than the library (a document that
+        /// is not JSON at all: `not JSON: it looks like HTML`); `nil` when it prints ``error``.
+        var cliError: String?
         /// For documents too large to commit: `[text, count]` pairs, each text repeated count times.
         var generate: [Part]?
 

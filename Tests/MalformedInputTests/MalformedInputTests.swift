@@ -71,6 +71,6 @@ import Testing
             ["convert", "--from", malformed.from, "--at", "2025-06-01T12:00:00Z", malformed.file], in: directory)
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderr == "error: \(malformed.file): \(malformed.error)\n")
+        #expect(outcome.stderr == "error: \(malformed.file): \(malformed.cliError ?? malformed.error)\n")
     }
 }

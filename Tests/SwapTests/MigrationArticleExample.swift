@@ -33,20 +33,24 @@ func makeEntitlements(
     return (client, migration)
 }
 
-/// Sends every disagreement to your logs, and decides when the new backend is ready.
-func watchShadow(_ migration: MigratingProvider, log: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+/// Sends every report to your analytics and counts it on the device, across launches.
+func watchShadow(
+    _ migration: MigratingProvider, tallies: ShadowTallyStore, send: @escaping @Sendable (String) -> Void
+) -> Task<Void, Never> {
     Task {
         for await report in migration.reports {
-            if case .agreed = report.outcome { continue }
-            log("shadow: \(report)")   // names backends and entitlements, never a key or a customer
+            send(ShadowReportRecord(report).jsonLine)   // no app user id, key or field value
+            try? await tallies.record(report)
         }
     }
 }
 
-func readyToCutOver(_ migration: MigratingProvider) async -> Bool {
-    let tally = await migration.tally
-    // Thousands of comparisons, no access difference, and a shadow that rarely fails.
-    return tally.comparisons >= 10_000 && tally.accessDifferences == 0 && tally.failures * 100 < tally.comparisons
+/// This device's evidence; the decision reads every device's with `entitlements shadow-report`.
+func readyToCutOver(_ migration: MigratingProvider, tallies: ShadowTallyStore) async -> Bool {
+    let tally = await tallies.tally(serving: migration.serving.provider, shadow: migration.shadow.provider)
+    // Thousands of comparisons, almost no access difference, and a shadow that rarely fails.
+    return tally.comparisons >= 10_000 && tally.accessDifferenceRate <= 0.001
+        && tally.failures * 100 < tally.comparisons
 }
 // end doc-example
 
@@ -87,11 +91,14 @@ struct MigrationArticleExampleTests {
             #expect(check.isActive("premium") == (serving == .revenueCat), "\(stage)")
             #expect((migration == nil) == (stage == .retired))
             if let migration {
-                #expect(await readyToCutOver(migration) == false, "one comparison is not enough")
+                let tallies = ShadowTallyStore(cache: try DirectoryEntitlementCache(directory: stageFolder))
+                try await tallies.add(migration.tally, serving: migration.serving.provider, shadow: migration.shadow.provider)
+                #expect(await readyToCutOver(migration, tallies: tallies) == false, "one comparison is not enough")
                 #expect(await migration.tally.accessDifferences >= 1, "the backends disagree on premium")
             }
         }
 
+        try await theGateReadsThePersistedTallyAtTheArticlesBounds(folder: folder)
         // The first launch of a stage syncs once; the next launch of the same stage does not.
         let receipt = StoreReceipt(store: .appStore, token: "store-account-1")
         let syncFolder = folder.appendingPathComponent("sync")
@@ -105,5 +112,26 @@ struct MigrationArticleExampleTests {
         let (either, _) = try await makeEntitlements(stage: .eitherGrants, old: new, new: old, cacheFolder: folder)
         _ = try await either.logIn("alice")
         #expect(await either.checkEntitlements(.fetchCurrent).isActive("premium"), "either backend grants it")
+    }
+
+    /// 10,000 comparisons with 10 access differences (a rate of 0.001) pass; one more access difference, or a
+    /// relaunch that kept nothing, does not. The tally is read back from disk by a new store.
+    func theGateReadsThePersistedTallyAtTheArticlesBounds(folder: URL) async throws {
+        let now = Date()
+        let migration = MigratingProvider(
+            serving: ScriptedProvider("revenuecat", at: now), shadow: ScriptedProvider("qonversion", at: now))
+        let gateFolder = folder.appendingPathComponent("gate")
+        #expect(await readyToCutOver(migration, tallies: ShadowTallyStore(cache: try DirectoryEntitlementCache(directory: gateFolder))) == false)
+        var evidence = ShadowTally()
+        evidence.agreed = 9_990
+        evidence.accessDifferences = 10
+        try await ShadowTallyStore(cache: try DirectoryEntitlementCache(directory: gateFolder))
+            .add(evidence, serving: .revenueCat, shadow: .qonversion)
+        let relaunched = ShadowTallyStore(cache: try DirectoryEntitlementCache(directory: gateFolder))
+        #expect(await readyToCutOver(migration, tallies: relaunched))
+        var oneMore = ShadowTally()
+        oneMore.accessDifferences = 1
+        try await relaunched.add(oneMore, serving: .revenueCat, shadow: .qonversion)
+        #expect(await readyToCutOver(migration, tallies: relaunched) == false, "11 in 10,001 is over 0.001")
     }
 }

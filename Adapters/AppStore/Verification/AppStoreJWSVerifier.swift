@@ -6,7 +6,14 @@ import Foundation
 /// Apple's own server library does, in pure Swift: header `alg` ES256 and an `x5c` of exactly three
 /// certificates; the leaf signed by `x5c[1]`, and `x5c[1]` by a **configured** root (`x5c[2]` is never
 /// trusted, whatever it holds); Apple's marker extensions on the leaf and the intermediate; every
-/// certificate valid at the payload's `signedDate`; the ES256 signature over `header.payload`.
+/// certificate valid at the payload's `signedDate`; the ES256 signature over `header.payload`. A header
+/// with `crit` is refused (no extension is understood), as is a root's path length constraint that allows
+/// no intermediate.
+///
+/// A verifier keeps the chains that verified (a few dozen, least recently used first out), so the JWS of
+/// one chain pay for its certificate checks once; the validity at each payload's `signedDate`, the
+/// algorithm and the signature are checked for every JWS. Copies share the cache; it is safe to use from
+/// many threads at once.
 ///
 /// Not checked, because it cannot be offline: revocation (OCSP, CRLs). The check is at `signedDate`, not
 /// now: Apple's leaf certificates expire while the transactions they signed stay valid records.
@@ -22,11 +29,14 @@ public struct AppStoreJWSVerifier: Sendable {
     }
 
     private let roots: [X509Certificate]
+    /// Chains that passed every check, shared by copies of this verifier (their roots are the same).
+    let chainCache: VerifiedChainCache
 
     /// A verifier trusting `rootCertificates` (DER), by default the bundled Apple Root CA - G3. A
     /// certificate that does not read is not trusted.
     public init(rootCertificates: [Data] = AppStoreJWSVerifier.appleRootCertificates) {
         roots = rootCertificates.compactMap { try? X509Certificate(der: Array($0)) }
+        chainCache = VerifiedChainCache()
     }
 
     /// Apple Root CA - G3, bundled with the module.
@@ -76,39 +86,107 @@ public struct AppStoreJWSVerifier: Sendable {
         func refuse(_ reason: String) -> DocumentError {
             DocumentError(kind: .invalidValue, path: path, reason: "is a JWS that does not verify: " + reason)
         }
+        let notAJWS = DocumentError(
+            kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
+            reason: "is not a JWS (three base64url parts separated by dots)")
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
-            let payloadBytes = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2])
-        else {
-            throw DocumentError(
-                kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
-                reason: "is not a JWS (three base64url parts separated by dots)")
+        guard parts.count == 3, let payloadBytes = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2])
+        else { throw notAJWS }
+        let headerText = Array(parts[0].utf8)
+        let chain: VerifiedChainCache.Chain
+        var hasher: SHA256
+        let signedDate: Date
+        if let (cached, hashedHeader) = chainCache.chain(header: headerText) {
+            // The same header bytes as a JWS whose header and chain passed every check: decoding them again
+            // would give the same answers.
+            (chain, hasher) = (cached, hashedHeader)
+            signedDate = try Self.signedDate(of: payloadBytes, refuse)
+        } else {
+            guard let headerBytes = Base64URL.decode(parts[0]) else { throw notAJWS }
+            let (leafText, intermediateText) = try Self.checkedHeader(headerBytes, refuse)
+            hasher = SHA256()
+            hasher.update(headerText)
+            hasher.update(CollectionOfOne(UInt8(ascii: ".")))
+            if let cached = chainCache.chain(leaf: Array(leafText.utf8), intermediate: Array(intermediateText.utf8)) {
+                chain = cached
+                signedDate = try Self.signedDate(of: payloadBytes, refuse)
+            } else {
+                let leaf = try Self.certificate(leafText, index: 0, refuse)
+                let intermediate = try Self.certificate(intermediateText, index: 1, refuse)
+                signedDate = try Self.signedDate(of: payloadBytes, refuse)
+                chain = try verifiedChain(leaf: leaf, intermediate: intermediate, refuse)
+            }
+            chainCache.store(
+                chain, leaf: Array(leafText.utf8), intermediate: Array(intermediateText.utf8), header: headerText,
+                hashedHeader: hasher)
         }
-        guard case .object(let header)? = try? JSONValue.parse(Data(headerBytes)) else {
+        let instant = RFC3339.string(from: signedDate)
+        for (name, window) in zip(["x5c[0]", "x5c[1]", "the root"], chain.validity) where !window.contains(signedDate) {
+            throw refuse("\(name) is not valid at its signedDate \(instant)")
+        }
+        hasher.update(parts[1].utf8)
+        guard chain.leafKey.isValidSignature(rawRepresentation: signature, digest: hasher.finalize()) else {
+            throw refuse("the signature does not match x5c[0]'s key")
+        }
+        return VerifiedJWS(payload: Data(payloadBytes), signedDate: signedDate)
+    }
+
+    /// The texts of `x5c[0]` and `x5c[1]` of a header that asks for nothing this verifier does not do: no
+    /// `crit` (RFC 7515 §4.1.11: a recipient must refuse extensions it does not understand, and this one
+    /// understands none), `alg` ES256, and an `x5c` of exactly three base64 strings.
+    private static func checkedHeader(
+        _ bytes: [UInt8], _ refuse: (String) -> DocumentError
+    ) throws(DocumentError) -> (String, String) {
+        guard case .object(let header)? = try? JSONValue.parse(Data(bytes)) else {
             throw refuse("its header is not a JSON object")
+        }
+        guard header["crit"] == nil else {
+            throw refuse("its header names critical extensions (crit), which this verifier does not understand")
         }
         guard case .string("ES256")? = header["alg"] else { throw refuse("its algorithm is not ES256") }
         guard case .array(let chain)? = header["x5c"] else { throw refuse("its header has no x5c certificate chain") }
         guard chain.count == 3 else { throw refuse("its x5c holds \(chain.count) certificates, not 3") }
-        var certificates: [X509Certificate] = []
-        for (index, element) in chain.prefix(2).enumerated() {
-            guard case .string(let base64) = element, let der = Data(base64Encoded: base64) else {
+        var texts: [String] = []
+        for (index, element) in chain.enumerated() {
+            // x5c[2] is never trusted, but a chain whose third member is not even a certificate's base64 is
+            // not a chain Apple signs (Apple's library refuses it too).
+            guard case .string(let base64) = element, Data(base64Encoded: base64) != nil else {
                 throw refuse("x5c[\(index)] is not a base64 certificate")
             }
-            do {
-                certificates.append(try X509Certificate(der: Array(der)))
-            } catch {
-                throw refuse("x5c[\(index)] is not a certificate this verifier reads: \(error)")
-            }
+            texts.append(base64)
         }
-        let (leaf, intermediate) = (certificates[0], certificates[1])
+        return (texts[0], texts[1])
+    }
+
+    private static func certificate(
+        _ base64: String, index: Int, _ refuse: (String) -> DocumentError
+    ) throws(DocumentError) -> X509Certificate {
+        guard let der = Data(base64Encoded: base64) else { throw refuse("x5c[\(index)] is not a base64 certificate") }
+        do {
+            return try X509Certificate(der: Array(der))
+        } catch {
+            throw refuse("x5c[\(index)] is not a certificate this verifier reads: \(error)")
+        }
+    }
+
+    private static func signedDate(
+        of payloadBytes: [UInt8], _ refuse: (String) -> DocumentError
+    ) throws(DocumentError) -> Date {
         guard case .object(let payload)? = try? JSONValue.parse(Data(payloadBytes)) else {
             throw refuse("its payload is not a JSON object")
         }
         guard let signedDate = Self.signedDate(payload["signedDate"]) else {
             throw refuse("its payload has no signedDate (milliseconds since 1970)")
         }
+        return signedDate
+    }
 
+    /// The checks that depend on the certificates alone: Apple's markers, the intermediate a CA that may
+    /// sign certificates, each signature up to a configured root, the root's path length, a P-256 leaf key.
+    private func verifiedChain(
+        leaf: X509Certificate, intermediate: X509Certificate, _ refuse: (String) -> DocumentError
+    ) throws(DocumentError) -> VerifiedChainCache.Chain {
         guard intermediate.extensionIds.contains(AppleCertificateMarker.wwdrIntermediate) else {
             throw refuse("x5c[1] lacks Apple's intermediate marker \(AppleCertificateMarker.wwdrIntermediate)")
         }
@@ -125,16 +203,14 @@ public struct AppStoreJWSVerifier: Sendable {
             root.subject == intermediate.issuer && intermediate.isSigned(by: root.publicKey)
         }
         guard let root else { throw refuse("x5c[1] is not signed by a configured root certificate") }
-        let instant = RFC3339.string(from: signedDate)
-        for (name, certificate) in [("x5c[0]", leaf), ("x5c[1]", intermediate), ("the root", root)]
-        where !certificate.isValid(at: signedDate) {
-            throw refuse("\(name) is not valid at its signedDate \(instant)")
+        // One certificate authority (x5c[1]) stands between the root and the leaf.
+        if let limit = root.pathLengthConstraint, limit < 1 {
+            throw refuse("the root's path length constraint \(limit) allows no certificate authority below it")
         }
         guard leaf.publicKey.curve == .p256 else { throw refuse("x5c[0]'s key is not a P-256 key (ES256)") }
-        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
-        guard leaf.publicKey.isValidSignature(rawRepresentation: signature, digest: SHA256.digest(of: signingInput))
-        else { throw refuse("the signature does not match x5c[0]'s key") }
-        return VerifiedJWS(payload: Data(payloadBytes), signedDate: signedDate)
+        return VerifiedChainCache.Chain(
+            leafKey: leaf.publicKey,
+            validity: [leaf, intermediate, root].map { $0.notBefore...$0.notAfter })
     }
 
     /// The payload of `jws`, decoded and not checked (StoreKit test data, which Apple does not sign).

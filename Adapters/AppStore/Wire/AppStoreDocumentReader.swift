@@ -145,7 +145,8 @@ struct AppStoreDocumentReader {
     /// A response's own `bundleId` (not signed, but a response for another app is the wrong document).
     func checkEnvelopeBundleId(_ node: JSONNode) throws(DocumentError) {
         guard let bundleId = items.bundleId, let member = try node.optional("bundleId") else { return }
-        guard try member.string() == bundleId else {
+        // Bytes, not Swift's canonical equivalence: "café" precomposed and decomposed are different ids.
+        guard try member.string().utf8.elementsEqual(bundleId.utf8) else {
             throw member.invalid(
                 "is not the configured bundle id \(DocumentError.quoted(bundleId))")
         }

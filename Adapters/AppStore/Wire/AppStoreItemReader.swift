@@ -55,7 +55,8 @@ struct AppStoreItemReader: Sendable {
                 kind: .missingField, path: payload.path.appending("bundleId"),
                 reason: "is required when a bundle id is configured (\(DocumentError.shortened(bundleId)))")
         }
-        guard try node.string() == bundleId else {
+        // Bytes, not Swift's canonical equivalence: "café" precomposed and decomposed are different ids.
+        guard try node.string().utf8.elementsEqual(bundleId.utf8) else {
             throw node.invalid(
                 "is not the configured bundle id \(DocumentError.quoted(bundleId))")
         }

@@ -24,18 +24,18 @@ package enum CacheWriteStage: String, Sendable, CaseIterable {
 ///
 /// Temporary files are named `.tmp-<process id>-<random>`, so opening a cache removes only those whose
 /// writer process has ended (a crash's leftovers) and never another live process's write in progress.
-struct CacheDirectoryFiles: Sendable {
+package struct CacheDirectoryFiles: Sendable {
     /// Files larger than this are not read (a cache file is a few kilobytes).
     static let maximumFileSize = 4 << 20
     static let temporaryPrefix = ".tmp-"
     private static let lockFileName = ".lock"
 
     /// The directory, without a trailing slash.
-    let path: String
+    package let path: String
     /// Called at each stage of every write (tests only).
-    let writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
+    package let writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
 
-    init(path: String, writeStageObserver: (@Sendable (CacheWriteStage) -> Void)? = nil) {
+    package init(path: String, writeStageObserver: (@Sendable (CacheWriteStage) -> Void)? = nil) {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.path = path
@@ -44,7 +44,7 @@ struct CacheDirectoryFiles: Sendable {
 
     /// The bytes of `name`, or `nil` when it is missing, a symbolic link, not a regular file, too large or
     /// unreadable.
-    func readFile(_ name: String) -> Data? {
+    package func readFile(_ name: String) -> Data? {
         let descriptor = open(path + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -67,7 +67,7 @@ struct CacheDirectoryFiles: Sendable {
     /// Replaces `name` with `data` atomically and durably: a temporary file in the same directory, written
     /// whole, synced, renamed over the old file, then the directory synced so the rename survives a power
     /// cut. A reader sees the old file or the new one, never half of one.
-    func writeFile(_ data: Data, to name: String) throws(EntitlementCacheError) {
+    package func writeFile(_ data: Data, to name: String) throws(EntitlementCacheError) {
         try makeDirectoryIfMissing()
         let temporary =
             path + "/" + Self.temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: .min ... .max), radix: 16)
@@ -98,7 +98,7 @@ struct CacheDirectoryFiles: Sendable {
     }
 
     /// `name`'s device, inode, size and modification time (or a stamp of "missing").
-    func stamp(of name: String) -> CacheStamp {
+    package func stamp(of name: String) -> CacheStamp {
         var status = stat()
         guard lstat(path + "/" + name, &status) == 0 else { return CacheStamp([-1]) }
         #if canImport(Darwin)
@@ -116,7 +116,7 @@ struct CacheDirectoryFiles: Sendable {
 
     /// Removes `name`; whether there was one.
     @discardableResult
-    func removeFile(_ name: String) -> Bool {
+    package func removeFile(_ name: String) -> Bool {
         guard unlink(path + "/" + name) == 0 else { return false }
         syncDirectory()
         return true
@@ -125,7 +125,7 @@ struct CacheDirectoryFiles: Sendable {
     /// Runs `body` holding the directory's lock on disk (an exclusive `flock` on `.lock`), so a
     /// read-modify-write of shared state by another process (an app and its extension) cannot interleave
     /// with it. The lock is the kernel's: a process killed while holding it releases it.
-    func withLock<T>(_ body: () throws(EntitlementCacheError) -> T) throws(EntitlementCacheError) -> T {
+    package func withLock<T>(_ body: () throws(EntitlementCacheError) -> T) throws(EntitlementCacheError) -> T {
         try makeDirectoryIfMissing()
         let descriptor = open(path + "/" + Self.lockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure("open the lock file") }
@@ -139,7 +139,7 @@ struct CacheDirectoryFiles: Sendable {
 
     /// Removes the temporary files of writers that have ended (a crash's leftovers); a live process's
     /// write in progress, and a file whose writer cannot be told, are left alone.
-    func removeAbandonedTemporaryFiles() {
+    package func removeAbandonedTemporaryFiles() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         where name.hasPrefix(Self.temporaryPrefix) {
             let rest = name.dropFirst(Self.temporaryPrefix.count)

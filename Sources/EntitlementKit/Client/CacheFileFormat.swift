@@ -21,6 +21,8 @@ enum CacheFileFormat {
     enum Kind: String {
         case entry
         case device
+        /// `ShadowTallyStore`'s file.
+        case shadowTally = "shadow tally"
     }
 
     /// The state of the device file: the stored app user id and the trusted-instant floor, and what a cut-over

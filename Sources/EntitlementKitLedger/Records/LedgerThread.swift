@@ -31,14 +31,14 @@ public struct LedgerThread: Sendable, Hashable, Codable {
     /// The customer that owns it (named by the customer's first app user id), or `nil` while unlinked.
     public internal(set) var owner: LedgerCustomerID?
 
-    init(id: LedgerThreadID) {
+    package init(id: LedgerThreadID) {
         self.id = id
         self.records = []
     }
 
     /// Keeps `record` when it is newer than the kept record of its statement (or the first of it);
     /// whether the thread changed.
-    mutating func keep(_ record: LedgerRecord) -> Bool {
+    package mutating func keep(_ record: LedgerRecord) -> Bool {
         if let index = records.firstIndex(where: { $0.statement == record.statement }) {
             guard records[index].order < record.order else { return false }
             records[index] = record

@@ -10,7 +10,7 @@ import Foundation
 /// State: customers (sets of aliased app user ids), receipts (one per store account, each owned by at
 /// most one customer) and direct purchases (consumables and non-renewing purchases, which belong to the
 /// customer who bought them). Every answer is rendered as the provider's JSON (RevenueCat v1 subscriber,
-/// Qonversion v1 launch result) at true time and mapped through the real adapter, so the adapter sees
+/// Qonversion v1 launch result, Adapty SDK profile) at true time and mapped through the real adapter, so the adapter sees
 /// exactly what the live backend would send. Time only moves when ``advance(by:)`` or ``setTime(_:)``
 /// says so. Devices reach it through ``provider(device:)``; a device taken off the network gets
 /// `offline` for every call.
@@ -30,8 +30,8 @@ public actor SimulatedBackend {
     private var callCounts: [String: Int] = [:]
     private var nextTransaction = 1
 
-    /// Creates an empty backend answering as `flavour` (`.revenueCat` or `.qonversion`) at true time
-    /// `start`. Anonymous ids come from a generator seeded with `seed`, so runs repeat exactly.
+    /// Creates an empty backend answering as `flavour` (`.revenueCat`, `.qonversion` or `.adapty`) at true
+    /// time `start`. Anonymous ids come from a generator seeded with `seed`, so runs repeat exactly.
     public init(
         flavour: ProviderID, products: [ScenarioProduct] = [],
         restoreBehavior: RestoreBehavior = .transferToNewAppUserId,
@@ -109,8 +109,8 @@ public actor SimulatedBackend {
         return customer.appUserIds
     }
 
-    /// The wire document the backend sends for `appUserId` now (RevenueCat subscriber JSON or Qonversion
-    /// launch result), for tests that want the bytes.
+    /// The wire document the backend sends for `appUserId` now (RevenueCat subscriber JSON, Qonversion
+    /// launch result or Adapty SDK profile), for tests that want the bytes.
     public func wireDocument(for appUserId: String) -> JSONValue {
         wire(customer: customerNumber(for: appUserId))
     }

@@ -15,7 +15,7 @@ public struct SimulatedProvider: EntitlementProvider {
         self.device = device
     }
 
-    /// The backend's flavour (`revenuecat`, `qonversion`).
+    /// The backend's flavour (`revenuecat`, `qonversion`, `adapty`).
     public var provider: ProviderID { backend.flavour }
 
     /// A new anonymous id in the flavour's form, from the backend's seeded generator.

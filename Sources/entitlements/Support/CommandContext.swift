@@ -30,10 +30,11 @@ struct CommandContext {
     func snapshot(of input: InputFile, format: ProviderID?, at instant: Date) throws(CommandFailure)
         -> EntitlementSnapshot
     {
-        let data = try input.readAll()
+        let data = try input.readDocument(format: format)
         do {
             return try decoder.snapshot(fromRecord: data, format: format, at: instant)
         } catch {
+            if error.kind == .syntax, let failure = input.notJSONFailure(data, format: format) { throw failure }
             if error.kind == .syntax, JSONTextLayout.isJSONLines(data) {
                 // Said once, instead of `$: unexpected '{' after the end of the document (line 2)`.
                 throw CommandFailure(

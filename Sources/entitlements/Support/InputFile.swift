@@ -1,3 +1,4 @@
+import EntitlementKit
 import EntitlementKitMigration
 import Foundation
 
@@ -60,6 +61,25 @@ struct InputFile {
         } catch {
             throw CommandFailure(status: .ioError, message: error.message)
         }
+        // A first line that is not JSON may be one bad record; a start where no line is JSON (a CSV export,
+        // an HTML error page) is not JSON Lines at all: said once, rather than one failure per line and then
+        // a report of zero customers.
+        do {
+            while !DocumentShape.anyLineStartsLikeJSON(start), start.count < Self.notJSONLinesLookahead,
+                let block = try read(), !block.isEmpty
+            {
+                start.append(block)
+            }
+        } catch {
+            throw CommandFailure(status: .ioError, message: error.message)
+        }
+        if !DocumentShape.anyLineStartsLikeJSON(start), let shape = DocumentShape.description(ofNonJSON: start),
+            shape != DocumentShape.emptyDescription
+        {
+            throw CommandFailure(
+                status: notJSONLines,
+                message: "\(name): not JSON Lines (no line of its start is a JSON document): it looks like \(shape)")
+        }
         if JSONTextLayout.startsWithMultiLineDocument(start) {
             throw CommandFailure(
                 status: notJSONLines,
@@ -77,6 +97,9 @@ struct InputFile {
         }
     }
 
+    /// How far the start is read to find a line that is JSON before the input is called not JSON Lines.
+    static let notJSONLinesLookahead = 64 << 10
+
     /// Whether `data` has a non-blank line followed by a line break.
     private static func holdsFirstLine(_ data: Data) -> Bool {
         var sawContent = false
@@ -93,6 +116,28 @@ struct InputFile {
     /// A read error in the middle of an input.
     struct ReadFailure: Error {
         var message: String
+    }
+
+    /// The whole input as one document for `format`: a bare StoreKit JWS file (`--from appstore`, or no
+    /// `--from`) is read as the one transaction it is, as if it were the JSON array `["<jws>"]`.
+    func readDocument(format: ProviderID?) throws(CommandFailure) -> Data {
+        let data = try readAll()
+        guard format == nil || format == .appStore, let jws = DocumentShape.compactJWS(in: data) else { return data }
+        return Data(JSONValue.array([.string(jws)]).compactText.utf8)
+    }
+
+    /// The failure for a document that does not start like JSON (`not JSON: it looks like CSV …`), or `nil`
+    /// when it does: then the parser's own located error says more.
+    func notJSONFailure(_ data: Data, format: ProviderID?) -> CommandFailure? {
+        // An empty input keeps the parser's own `$: the document is empty`.
+        guard let shape = DocumentShape.description(ofNonJSON: data), shape != DocumentShape.emptyDescription else {
+            return nil
+        }
+        var message = "\(displayName): not JSON: it looks like \(shape)"
+        if DocumentShape.compactJWS(in: data) != nil, let format, format != .appStore {
+            message += "; a StoreKit transaction is read with --from appstore"
+        }
+        return CommandFailure(status: .dataError, message: message)
     }
 
     /// The whole input, at most `BoundedDocumentReader.defaultMaximumDocumentLength` bytes: a larger one

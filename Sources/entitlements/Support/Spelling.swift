@@ -8,7 +8,15 @@ enum Spelling {
     /// `validate-user-id`, at least three letters) suggests that one. A word longer than any name
     /// (a pasted document) is not compared at all.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        guard word.count <= 64 else { return nil }
+        let found = suggestions(for: word, among: candidates)
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// What ``suggestion(for:among:)`` finds or, failing that, every candidate (at most three) that holds
+    /// the word as whole dash-separated parts: `--tolerance` in `--expiry-tolerance`, `field` in
+    /// `--ignore-field`.
+    static func suggestions(for word: String, among candidates: [String]) -> [String] {
+        guard word.count <= 64 else { return [] }
         let typed = Array(word.lowercased())
         let allowed = typed.count <= 4 ? 1 : 2
         var best: (candidate: String, distance: Int)?
@@ -16,16 +24,22 @@ enum Spelling {
             let distance = editDistance(typed, Array(candidate.lowercased()))
             if distance <= allowed, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
-        if let best { return best.candidate }
+        if let best { return [best.candidate] }
         let start = word.lowercased().drop { $0 == "-" }
-        guard start.count >= 3 else { return nil }
+        guard start.count >= 3 else { return [] }
         let extended = candidates.filter { $0.lowercased().drop { $0 == "-" }.hasPrefix(start) }
-        return extended.count == 1 ? extended[0] : nil
+        if extended.count == 1 { return extended }
+        let containing = candidates.filter {
+            ("-" + $0.lowercased().drop { $0 == "-" } + "-").contains("-" + start + "-")
+        }
+        return containing.count <= 3 ? containing : []
     }
 
-    /// `; did you mean '--ignore-field'?`, or nothing.
+    /// `; did you mean '--ignore-field'?` (`'--a' or '--b'` when several hold the word), or nothing.
     static func hint(for word: String, among candidates: [String]) -> String {
-        suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        let found = suggestions(for: word, among: candidates)
+        guard !found.isEmpty else { return "" }
+        return "; did you mean " + found.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
 
     /// Optimal string alignment distance (Levenshtein plus transpositions of neighbours).

@@ -1,0 +1,152 @@
+import EntitlementKit
+import EntitlementKitAppStore
+import EntitlementKitGooglePlay
+import EntitlementKitLedger
+import Foundation
+
+/// `entitlements ledger replay`: rebuilds a ledger from a JSON Lines log of notifications, documents,
+/// logIns and links, then prints every customer's unified snapshot.
+enum LedgerCommand: Command {
+    static let definition = CommandDefinition(
+        name: "ledger",
+        synopsis:
+            "replay [--catalog FILE] [--root-certificate FILE] [--bundle-id ID] [--package-name NAME] "
+            + "[--webhook-secret-file FILE]... [--app-user-id-key KEY] [--restore-behavior B] "
+            + "[--environment production|sandbox|both] [--state DIR] [--outcomes FILE] [--at T] LOG",
+        summary: "Replay a log of store notifications and documents into a ledger and print every customer's snapshot.",
+        discussion: """
+            LOG is JSON Lines, one input per line: {"notification": {"source", "body", "headers"}, "receivedAt"}, \
+            {"document": {"source", "body", "purchaseToken"?, "appUserId"?}, "receivedAt"}, {"logIn": {"from", \
+            "to"}} or {"link": {"accountToken" | "obfuscatedAccountId" | "stripeCustomer": ID, "appUserId"}}; \
+            sources appStore (needs --bundle-id), googlePlay (needs --package-name), stripe (needs \
+            --webhook-secret-file). Prints one unified snapshot per customer at --at (JSON Lines, each customer \
+            by its first app user id, sorted by bytes). A line that is not one of these forms, or that the \
+            ledger refuses, is reported on standard error and the rest is still applied. With --state the \
+            ledger is kept in that directory: replaying a log in two halves gives what one replay gives.
+            """,
+        positionals: [
+            .init(name: "replay", help: "The action."),
+            .init(name: "LOG", help: "The JSON Lines log, or - for standard input."),
+        ],
+        options: [
+            StoreOptions.catalogOption, StoreOptions.rootCertificateOption,
+            .init(
+                name: "--bundle-id", valueName: "ID",
+                help: "App Store: the app's bundle id; notifications and transactions must carry it."),
+            .init(
+                name: "--package-name", valueName: "NAME",
+                help: "Google Play: the app's package name; notifications must carry it."),
+            .init(
+                name: "--webhook-secret-file", valueName: "FILE",
+                help: "Stripe: a file holding a webhook endpoint secret (repeatable).", repeatable: true),
+            .init(
+                name: "--app-user-id-key", valueName: "KEY",
+                help: "Stripe: the metadata key holding the app user id. Default: app_user_id."),
+            .init(
+                name: "--restore-behavior", valueName: "B",
+                help:
+                    "transferToNewAppUserId (default), transferIfNoActiveSubscriptions, keepWithOriginalAppUserId or shareBetweenAppUserIds."
+            ),
+            .init(
+                name: "--environment", valueName: "ENV",
+                help: "production (default), sandbox or both: the inputs accepted."),
+            .init(name: "--state", valueName: "DIR", help: "Keep the ledger in this directory (created when missing)."),
+            .init(
+                name: "--outcomes", valueName: "FILE",
+                help:
+                    #"Write one line per input: {"line", "outcome", "customers"?, "purchaseToken"?, "owner"?, "error"?}."#
+            ),
+            CommonOptions.at,
+        ],
+        positionalCount: (2, 2),
+        exitStatuses: "  0 every line applied; 65 a line was refused or malformed (the rest applied); 64 usage; "
+            + "66 unreadable log; 73 cannot create the outcomes file"
+    )
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+        let command = definition.name
+        guard arguments.positionals.first == "replay" else {
+            throw .usage(
+                "unknown action \(ArgumentQuoting.json(arguments.positionals.first ?? "")); the action is replay",
+                command: command)
+        }
+        let configuration = try Self.configuration(arguments, command: command)
+        let sources = try LedgerReplaySources.sources(arguments, command: command)
+        let instant = try CommonOptions.instant(arguments, command: command, context: context)
+        let store: any LedgerStore
+        if let path = arguments.value("--state") {
+            do {
+                store = try DirectoryLedgerStore(directory: URL(fileURLWithPath: path))
+            } catch {
+                throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
+            }
+        } else {
+            store = InMemoryLedgerStore()
+        }
+        var outcomes: FileHandle?
+        if let path = arguments.value("--outcomes") {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
+                throw CommandFailure(status: .cannotCreate, message: "--outcomes: \(path): cannot create the file")
+            }
+            outcomes = handle
+        }
+        defer { try? outcomes?.close() }
+        let log = try InputFile(argument: arguments.positionals[1]).readAll()
+        let ledger = EntitlementLedger(sources: sources, store: store, configuration: configuration)
+        let replay = AsyncWait.value { await LedgerReplay.run(log: log, into: ledger, at: instant) }
+        for line in replay.lines {
+            if let error = line.error { StandardError.print("error: line \(line.number): \(error)") }
+            outcomes?.write(Data((line.json.compactText + "\n").utf8))
+        }
+        if let failure = replay.failure {
+            throw CommandFailure(status: .dataError, message: failure)
+        }
+        try context.emit(replay.snapshots.map { $0.canonicalJSON(compact: true) + "\n" }.joined())
+        return replay.lines.contains { $0.error != nil } ? .dataError : .success
+    }
+
+    private static func configuration(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
+        -> LedgerConfiguration
+    {
+        var configuration = LedgerConfiguration()
+        if let text = arguments.value("--restore-behavior") {
+            guard let behavior = RestoreBehavior(rawValue: text) else {
+                let known = RestoreBehavior.allCases.map(\.rawValue)
+                throw .usage(
+                    "--restore-behavior: \(ArgumentQuoting.json(text)) is not \(known.joined(separator: ", "))"
+                        + Spelling.hint(for: text, among: known), command: command)
+            }
+            configuration.restoreBehavior = behavior
+        }
+        switch arguments.value("--environment") {
+        case nil, "production": configuration.environments = [.production]
+        case "sandbox": configuration.environments = [.sandbox]
+        case "both": configuration.environments = [.production, .sandbox]
+        case let text?:
+            throw .usage(
+                "--environment: \(ArgumentQuoting.json(text)) is not production, sandbox or both"
+                    + Spelling.hint(for: text, among: ["production", "sandbox", "both"]), command: command)
+        }
+        return configuration
+    }
+}
+
+/// The ledger's sources as the replay's options configure them.
+enum LedgerReplaySources {
+    static func sources(_ arguments: ParsedArguments, command: String) throws(CommandFailure) -> [any LedgerSource] {
+        let store = try StoreOptions(arguments, command: command)
+        var sources: [any LedgerSource] = []
+        if let bundleId = arguments.value("--bundle-id") {
+            sources.append(
+                AppStoreLedgerSource(
+                    catalog: store.catalog, bundleId: bundleId, rootCertificates: store.rootCertificates))
+        }
+        if let packageName = arguments.value("--package-name") {
+            sources.append(GooglePlayLedgerSource(catalog: store.catalog, packageName: packageName))
+        }
+        // Stripe joins here from its module (`--webhook-secret-file`, `--app-user-id-key`).
+        return sources
+    }
+}

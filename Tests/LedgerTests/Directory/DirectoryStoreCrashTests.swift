@@ -1,0 +1,151 @@
+import EntitlementKit
+import EntitlementKitLedger
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `DirectoryLedgerStore` under real processes (`ledger-writer-for-tests`): a writer killed anywhere —
+/// at random, or at each stage of a commit — never leaves an input half-applied, and another process
+/// (this one) goes on from what it left.
+@Suite("A ledger writer killed mid-commit", .timeLimit(.minutes(5)))
+struct DirectoryStoreCrashTests {
+    static func scratchDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("LedgerCrash-" + UUID().uuidString)
+    }
+
+    /// The helper's input N: the anonymous id N logged in to `user-N`.
+    static func anonymousId(_ number: Int) -> String {
+        let digits = String(number, radix: 16)
+        return "$RCAnonymousID:" + String(repeating: "0", count: 32 - digits.count) + digits
+    }
+
+    /// Every customer the directory holds, each checked to be one whole input: `[anonymous N, user-N]`,
+    /// each id resolving to it. Returns the inputs' numbers.
+    static func wholeInputs(in directory: URL) async throws -> [Int] {
+        let ledger = EntitlementLedger(sources: [], store: try DirectoryLedgerStore(directory: directory))
+        var numbers: [Int] = []
+        for ids in try await ledger.customers() {
+            let number = numbers.count + 1
+            #expect(ids == [anonymousId(number), "user-\(number)"], "customer \(number) is one whole input")
+            for id in ids {
+                #expect(try await ledger.snapshot(for: id, at: .distantPast).originalAppUserId == ids.first)
+            }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
+    @Test func aWriterKilledAtRandomLeavesWholeInputsAndTheDirectoryWritable() async throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let said = try await offThePool { () throws -> [String] in
+            let writer = try LedgerWriterProcess([directory.path])
+            var lines: [String] = []
+            // Let it apply a few inputs, then kill it wherever it is.
+            while lines.count < 12, let line = writer.nextLine() { lines.append(line) }
+            writer.kill()
+            return lines
+        }
+        #expect(said.last == "applied 12")
+        let numbers = try await Self.wholeInputs(in: directory)
+        #expect(numbers.count >= 12, "every input it said it applied is there")
+        // The killed writer held the lock on disk at times; the kernel released it with the process.
+        let ledger = EntitlementLedger(sources: [], store: try DirectoryLedgerStore(directory: directory))
+        let next = numbers.count + 1
+        _ = try await ledger.logIn(from: Self.anonymousId(next), to: "user-\(next)")
+        #expect(try await Self.wholeInputs(in: directory).count == next)
+    }
+
+    @Test(
+        "a writer killed at each stage of input 3's commit leaves inputs 1 and 2, or all three",
+        arguments: ["partlyWritten", "synced", "renamed", "journalWritten", "partlyApplied", "applied"])
+    func killedAtStage(stage: String) async throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let said = try await offThePool { () throws -> [String] in
+            let writer = try LedgerWriterProcess([directory.path, "die-at", stage, "3"])
+            var lines: [String] = []
+            while let line = writer.nextLine() { lines.append(line) }
+            writer.kill()
+            return lines
+        }
+        #expect(said == ["applied 1", "applied 2"], "it died inside input 3")
+        // Before the journal is in place nothing of input 3 counts; from then on all of it does.
+        let expected = ["partlyWritten", "synced"].contains(stage) ? [1, 2] : [1, 2, 3]
+        #expect(try await Self.wholeInputs(in: directory) == expected)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix(".tmp-") || $0 == "journal"
+        }
+        #expect(leftovers.isEmpty, "the next process applied the journal and removed the dead writer's files")
+    }
+}
+
+/// `ledger-writer-for-tests`, driven by its output lines; a watchdog kills it after a minute.
+final class LedgerWriterProcess: @unchecked Sendable {
+    private let process = Process()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try BuiltExecutable.url(named: "ledger-writer-for-tests")
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { _ = signalProcess(pid, SIGKILL) }
+    }
+
+    /// The next line it says, or `nil` once it has ended.
+    func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[(newline + 1)...])
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Kills it and waits until it has ended.
+    func kill() {
+        _ = signalProcess(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// An executable SwiftPM built beside the test bundle.
+enum BuiltExecutable {
+    static func url(named name: String) throws -> URL {
+        var candidates: [URL] = []
+        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+        }
+        return found
+    }
+}
+
+/// Runs blocking work (pipes, waiting for a process) on a thread of its own, off the cooperative pool.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}

@@ -1,0 +1,70 @@
+import EntitlementKit
+import EntitlementKitLedger
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// A helper process for the ledger's crash tests:
+//
+//   ledger-writer-for-tests DIRECTORY
+//     Applies logIn after logIn to a DirectoryLedgerStore in DIRECTORY — input N logs the anonymous id
+//     number N in to `user-N` (a new customer and its alias: four rows in one transaction) — and says
+//     "applied N" after each, until it is killed.
+//   ledger-writer-for-tests DIRECTORY die-at STAGE N
+//     The same, but the process kills itself (SIGKILL) at STAGE of input N's commit: a commit stage
+//     (journalWritten, partlyApplied, applied) or a stage of the journal file's write (partlyWritten,
+//     synced, renamed).
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 1 || (arguments.count == 4 && arguments[1] == "die-at"), let directory = arguments.first
+else {
+    FileHandle.standardError.write(Data("usage: ledger-writer-for-tests DIRECTORY [die-at STAGE N]\n".utf8))
+    exit(64)
+}
+
+/// The anonymous id of input `number`.
+func anonymousId(_ number: Int) -> String {
+    let digits = String(number, radix: 16)
+    return "$RCAnonymousID:" + String(repeating: "0", count: 32 - digits.count) + digits
+}
+
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    var input: Int {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+let progress = Progress()
+let dieAt = arguments.count == 4 ? (stage: arguments[2], input: Int(arguments[3]) ?? 0) : nil
+
+@Sendable func reached(_ stage: String) {
+    if let dieAt, dieAt.stage == stage, progress.input == dieAt.input { kill(getpid(), SIGKILL) }
+}
+
+let store = try DirectoryLedgerStore(
+    directory: URL(fileURLWithPath: directory), commitStageObserver: { reached($0.rawValue) },
+    writeStageObserver: { reached($0.rawValue) })
+let ledger = EntitlementLedger(sources: [], store: store)
+let done = DispatchSemaphore(value: 0)
+Task.detached {
+    var number = 1
+    do {
+        while true {
+            progress.input = number
+            _ = try await ledger.logIn(from: anonymousId(number), to: "user-\(number)")
+            FileHandle.standardOutput.write(Data("applied \(number)\n".utf8))
+            number += 1
+        }
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(70)
+    }
+}
+done.wait()
