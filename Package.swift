@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "EntitlementKitLedger", targets: ["EntitlementKitLedger"]),
         .library(name: "EntitlementKitAppStore", targets: ["EntitlementKitAppStore"]),
         .library(name: "EntitlementKitGooglePlay", targets: ["EntitlementKitGooglePlay"]),
+        .library(name: "EntitlementKitOwnBackend", targets: ["EntitlementKitOwnBackend"]),
         .library(name: "EntitlementKitStripe", targets: ["EntitlementKitStripe"]),
         .library(name: "EntitlementKitMigration", targets: ["EntitlementKitMigration"]),
         .library(name: "EntitlementKitFixtures", targets: ["EntitlementKitFixtures"]),
@@ -84,6 +85,13 @@ let package = Package(
             path: "Adapters/Stripe"
         ),
 
+        // The app's own server (a ledger behind it, or anything answering unified snapshots) as a provider.
+        .target(
+            name: "EntitlementKitOwnBackend",
+            dependencies: ["EntitlementKit", "EntitlementKitHTTP"],
+            path: "Adapters/OwnBackend"
+        ),
+
         // Bulk conversion, format detection and parity reports over any set of adapters.
         .target(name: "EntitlementKitMigration", dependencies: ["EntitlementKit"]),
 
@@ -105,8 +113,10 @@ let package = Package(
             name: "EntitlementKitTesting",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitFixtures",
-            ]
+                "EntitlementKitFixtures", "EntitlementKitAppStore", "EntitlementKitCrypto",
+            ],
+            // The simulated App Store's throwaway test chain (certificates and the leaf's test key).
+            resources: [.copy("AppStore/TestChain")]
         ),
 
         .executableTarget(
@@ -161,6 +171,12 @@ let package = Package(
                 "EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures", "EntitlementKitAdapty",
             ],
             resources: [.copy("Stories")]
+        ),
+        // StoreKit 2 on the device: AppStoreOnDeviceProvider over the test kit's simulated App Store, whose
+        // JWS are signed with a throwaway test chain.
+        .testTarget(
+            name: "AppStoreOnDeviceTests",
+            dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitTesting"]
         ),
         .testTarget(
             name: "RevenueCatAdapterTests",
@@ -257,6 +273,15 @@ let package = Package(
                 "EntitlementKitAdapty",
                 "EntitlementKitFixtures",
                 "LoopbackHTTPServer",
+            ]
+        ),
+        // OwnBackendProvider against the loopback server: every route, headers, retries, refused bodies; then
+        // a loopback server running a real EntitlementLedger behind the article's handler code.
+        .testTarget(
+            name: "OwnBackendTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitOwnBackend", "EntitlementKitLedger",
+                "EntitlementKitAppStore", "EntitlementKitGooglePlay", "LoopbackHTTPServer",
             ]
         ),
         // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes

@@ -1,4 +1,4 @@
-// fuzz-modules: EntitlementKitCrypto
+// fuzz-modules: EntitlementKit
 // fuzz-flags: -max_len=512
 import EntitlementKitCrypto
 

@@ -68,7 +68,13 @@ public struct LiveProviderConfiguration: Sendable, CustomStringConvertible, Cust
     /// (``EntitlementKit/EntitlementProvider/storageNamespace``). A digest, never the key: directory
     /// names are seen by anyone who lists the app's container.
     package func storageNamespace(for provider: ProviderID) -> String {
-        let digest = SHA256.digest(of: Array(key.secretValue.utf8))
+        Self.storageNamespace(for: provider, digesting: key.secretValue)
+    }
+
+    /// `<provider>-<16 hex digits>`: the provider's raw value and the first 8 bytes of the SHA-256 of
+    /// `text` (what tells one project of the backend from another).
+    package static func storageNamespace(for provider: ProviderID, digesting text: String) -> String {
+        let digest = SHA256.digest(of: Array(text.utf8))
         var hex = ""
         for byte in digest.prefix(8) {
             hex += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)

@@ -6,21 +6,33 @@ import Foundation
 /// the transport blanks in answers), drawing anonymous ids, and turning a 2xx body into a snapshot or a
 /// non-2xx answer into the vendor's error. A provider is then its endpoints and its error body.
 package struct LiveProviderCore: Sendable {
-    /// Key, base URL, HTTP options.
-    package let configuration: LiveProviderConfiguration
+    /// Where requests go.
+    package let baseURL: BackendBaseURL
     /// The clock snapshots are first evaluated at.
     package let clock: any WallClock
     private let transport: HTTPTransport
     private let anonymousIds: AnonymousIdGenerator
 
+    /// A core for a vendor's provider: the configuration's base URL and HTTP options.
     package init(
         configuration: LiveProviderConfiguration, logger: EntitlementLogger, clock: any WallClock,
         randomNumberGenerator: any RandomNumberGenerator
     ) {
-        self.configuration = configuration
+        self.init(
+            baseURL: configuration.baseURL, connection: configuration.connection, logger: logger, clock: clock,
+            randomNumberGenerator: randomNumberGenerator)
+    }
+
+    /// A core for a backend without a vendor key (the app's own server, whose credentials the app gives
+    /// per request).
+    package init(
+        baseURL: BackendBaseURL, connection: HTTPConnectionOptions, logger: EntitlementLogger, clock: any WallClock,
+        randomNumberGenerator: any RandomNumberGenerator
+    ) {
+        self.baseURL = baseURL
         self.clock = clock
         anonymousIds = AnonymousIdGenerator(randomNumberGenerator)
-        transport = HTTPTransport(options: configuration.connection, logger: logger, random: randomNumberGenerator)
+        transport = HTTPTransport(options: connection, logger: logger, random: randomNumberGenerator)
     }
 
     /// `prefix` + 32 lowercase hex digits.
@@ -38,20 +50,20 @@ package struct LiveProviderCore: Sendable {
     }
 
     /// Sends one request to `path` (percent-encoded, below the base URL) with `Authorization:
-    /// <authorization>`, `Accept: application/json`, `Content-Type: <contentType>` when there is a body,
-    /// then `headers`. `secrets` (the key as sent, at least) are blanked in the answer. A URL that cannot be
-    /// formed is `unformableURLCode` (each provider kept its own).
+    /// <authorization>` (none when `nil`), `Accept: application/json`, `Content-Type: <contentType>` when
+    /// there is a body, then `headers`. `secrets` (the key as sent, at least) are blanked in the answer. A
+    /// URL that cannot be formed is `unformableURLCode` (each provider kept its own).
     package func send(
-        _ method: String, path: String, authorization: String, headers extra: [(name: String, value: String)] = [],
+        _ method: String, path: String, authorization: String?, headers extra: [(name: String, value: String)] = [],
         body: JSONValue?, contentType: String = "application/json", secrets: [String], operation: String,
         unformableURLCode: EntitlementClientError.Code = .badResponse
     ) async throws(EntitlementClientError) -> HTTPResponse {
-        guard let url = configuration.baseURL.appending(encodedPath: path) else {
+        guard let url = baseURL.appending(encodedPath: path) else {
             throw EntitlementClientError(unformableURLCode, "\(operation): the request URL could not be formed")
         }
-        var headers: [(name: String, value: String)] = [
-            ("Authorization", authorization), ("Accept", "application/json"),
-        ]
+        var headers: [(name: String, value: String)] = []
+        if let authorization { headers.append(("Authorization", authorization)) }
+        headers.append(("Accept", "application/json"))
         if body != nil { headers.append(("Content-Type", contentType)) }
         headers += extra
         let request = HTTPRequest(

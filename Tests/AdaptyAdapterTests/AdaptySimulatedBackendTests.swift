@@ -31,8 +31,10 @@ struct AdaptySimulatedBackendTests {
         #expect(provider.isAnonymous(id))
         #expect(!provider.isAnonymous("alice"))
         #expect(!provider.isAnonymous(id.uppercased()))
-        // Another backend's anonymous form is still anonymous here (an app migrating keeps its old id).
-        #expect(provider.isAnonymous("$RCAnonymousID:0123456789abcdef0123456789abcdef"))
+        // Only Adapty's form, as the live AdaptyProvider says: another backend's anonymous id is not Adapty's
+        // (a cut-over to Adapty gives an anonymous customer a profile id of its own).
+        #expect(!provider.isAnonymous("$RCAnonymousID:0123456789abcdef0123456789abcdef"))
+        #expect(!provider.isAnonymous("QON_0123456789abcdef0123456789abcdef"))
         #expect(provider.makeAnonymousAppUserId() != id)
     }
 

@@ -50,7 +50,7 @@ public struct AdaptyProvider: EntitlementProvider {
 
     /// The provider's raw value and a digest of the key (`<provider>-` + 16 hex digits): two projects
     /// sharing a cache directory never share an id or an answer.
-    public var storageNamespace: String { core.configuration.storageNamespace(for: provider) }
+    public var storageNamespace: String { configuration.live.storageNamespace(for: provider) }
 
     /// A new profile id in the SDKs' form: a lower-case version-4 UUID. Its first read creates the profile
     /// (`POST`), as the SDK's first launch and logout do.

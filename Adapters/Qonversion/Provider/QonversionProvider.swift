@@ -44,7 +44,7 @@ public struct QonversionProvider: EntitlementProvider {
 
     /// The provider's raw value and a digest of the key (`<provider>-` + 16 hex digits): two projects
     /// sharing a cache directory never share an id or an answer.
-    public var storageNamespace: String { core.configuration.storageNamespace(for: provider) }
+    public var storageNamespace: String { configuration.live.storageNamespace(for: provider) }
 
     /// `QON_` + 32 lowercase hex digits.
     public func makeAnonymousAppUserId() -> String {

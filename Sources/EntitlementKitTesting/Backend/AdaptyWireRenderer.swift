@@ -157,9 +157,11 @@ enum AdaptyProfileIdForm {
     }
 }
 
-/// Whether `appUserId` is an anonymous id of the simulated `flavour`: RevenueCat's and Qonversion's
-/// generated forms for every flavour, and a lower-case UUID (a profile id) for Adapty's.
+/// Whether `appUserId` is an anonymous id of the simulated `flavour`, as that backend's SDK makes them: a
+/// lower-case UUID (a profile id) for Adapty — only that, as the live `AdaptyProvider` says, so in a
+/// simulated cut-over to Adapty an anonymous customer of another backend gets an Adapty id of its own —
+/// and RevenueCat's and Qonversion's generated forms for the other two.
 func isSimulatedAnonymousId(_ appUserId: String, flavour: ProviderID) -> Bool {
-    if AppUserIdCheck(appUserId).anonymousForm != nil { return true }
-    return flavour == AdaptyProfileIdForm.flavour && AdaptyProfileIdForm.matches(appUserId)
+    if flavour == AdaptyProfileIdForm.flavour { return AdaptyProfileIdForm.matches(appUserId) }
+    return AppUserIdCheck(appUserId).anonymousForm != nil
 }

@@ -5,43 +5,56 @@ import EntitlementKitRevenueCat
 import Foundation
 
 /// A deterministic in-memory subscription backend with RevenueCat's documented identity and restore
-/// rules, answering in a real provider's wire format.
+/// rules, answering in a real provider's wire format: RevenueCat (v1 subscriber JSON), Qonversion (v1
+/// launch result) or Adapty (profile), by its ``flavour``.
 ///
-/// State: customers (sets of aliased app user ids), receipts (one per store account, each owned by at
-/// most one customer) and direct purchases (consumables and non-renewing purchases, which belong to the
-/// customer who bought them). Every answer is rendered as the provider's JSON (RevenueCat v1 subscriber,
-/// Qonversion v1 launch result, Adapty SDK profile) at true time and mapped through the real adapter, so the adapter sees
+/// State: customers (sets of aliased app user ids), which customer owns each store account's receipt (at
+/// most one), and direct purchases (consumables and non-renewing purchases, which belong to the customer
+/// who bought them). The purchases themselves are the ``SimulatedStore``'s, which several backends may
+/// share: then a receipt bought through one is restored through another, as in a migration. Every answer is
+/// rendered as the provider's JSON at true time and mapped through the real adapter, so the adapter sees
 /// exactly what the live backend would send. Time only moves when ``advance(by:)`` or ``setTime(_:)``
-/// says so. Devices reach it through ``provider(device:)``; a device taken off the network gets
-/// `offline` for every call.
+/// (or the shared store) says so. Devices reach it through ``provider(device:)``; a device taken off the
+/// network gets `offline` for every call.
 public actor SimulatedBackend {
     /// The wire format and adapter it answers with.
     public nonisolated let flavour: ProviderID
     /// How a receipt owned by another identified customer is treated.
     public nonisolated let restoreBehavior: RestoreBehavior
-    private let products: [String: ScenarioProduct]
+    /// The store accounts and purchases it sees (shared with other backends when given to them too).
+    public nonisolated let store: SimulatedStore
     private nonisolated let identifiers: SeededIdentifiers
-    private var now: Date
+    private var now: Date { store.trueTime }
     private var customers: [Int: SimulatedCustomer] = [:]
     private var customerByAppUserId: [AppUserIdKey: Int] = [:]  // by bytes, as a real backend keys ids
     private var nextCustomer = 1
-    private var receipts: [String: SimulatedReceipt] = [:]
+    /// Store account → the customer who owns its receipt.
+    private var receiptOwners: [String: Int] = [:]
     private var offlineDevices: Set<String> = []
     private var callCounts: [String: Int] = [:]
-    private var nextTransaction = 1
 
-    /// Creates an empty backend answering as `flavour` (`.revenueCat`, `.qonversion` or `.adapty`) at true
-    /// time `start`. Anonymous ids come from a generator seeded with `seed`, so runs repeat exactly.
+    /// Creates an empty backend answering as `flavour` (`.revenueCat`, `.qonversion` or `.adapty`) over a
+    /// store of its own selling `products`, at true time `start`. Anonymous ids come from a generator
+    /// seeded with `seed`, so runs repeat exactly.
     public init(
         flavour: ProviderID, products: [ScenarioProduct] = [],
         restoreBehavior: RestoreBehavior = .transferToNewAppUserId,
         start: Date, seed: UInt64 = 0x5EED
     ) {
+        self.init(
+            flavour: flavour, store: SimulatedStore(products: products, start: start),
+            restoreBehavior: restoreBehavior, seed: seed)
+    }
+
+    /// Creates an empty backend answering as `flavour` over `store`, which other backends may share.
+    public init(
+        flavour: ProviderID, store: SimulatedStore, restoreBehavior: RestoreBehavior = .transferToNewAppUserId,
+        seed: UInt64 = 0x5EED
+    ) {
         self.flavour = flavour
         self.restoreBehavior = restoreBehavior
-        self.products = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.store = store
         self.identifiers = SeededIdentifiers(seed: seed)
-        self.now = start
     }
 
     /// A provider for one device: the device's calls fail with `offline` while it is off the network.
@@ -54,15 +67,15 @@ public actor SimulatedBackend {
     /// True time.
     public var trueTime: Date { now }
 
-    /// Moves true time forward by `duration` (calendar months clamped); a negative duration is ignored.
+    /// Moves the store's true time forward by `duration` (calendar months clamped); a negative duration is
+    /// ignored.
     public func advance(by duration: ISODuration) {
-        let moved = duration.added(to: now)
-        if moved > now { now = moved }
+        store.advance(by: duration)
     }
 
-    /// Sets true time; it never moves back.
+    /// Sets the store's true time; it never moves back.
     public func setTime(_ instant: Date) {
-        if instant > now { now = instant }
+        store.setTime(instant)
     }
 
     /// Takes `device` off the network (`online == false`) or back on.
@@ -72,24 +85,10 @@ public actor SimulatedBackend {
 
     // MARK: Store side
 
-    /// A store-side event on the store account's latest purchase of `productId` (its receipt, else its
-    /// latest direct purchase). Nothing happens when the account never bought the product.
+    /// A store-side event on the store account's latest purchase of `productId` (at the shared store).
+    /// Nothing happens when the account never bought the product.
     public func storeEvent(_ event: StoreEvent, storeAccount: String, productId: String) {
-        if var receipt = receipts[storeAccount], let index = receipt.latestIndex(of: productId) {
-            receipt.purchases[index].apply(event, at: now)
-            receipts[storeAccount] = receipt
-            return
-        }
-        var latest: (customer: Int, index: Int, at: Date)?
-        for (number, customer) in customers {
-            for (index, purchase) in customer.directPurchases.enumerated()
-            where purchase.storeAccount == storeAccount && purchase.productId == productId {
-                if latest == nil || purchase.purchasedAt >= (latest?.at ?? .distantPast) {
-                    latest = (number, index, purchase.purchasedAt)
-                }
-            }
-        }
-        if let latest { customers[latest.customer]?.directPurchases[latest.index].apply(event, at: now) }
+        store.storeEvent(event, storeAccount: storeAccount, productId: productId)
     }
 
     // MARK: The backend's own view
@@ -151,7 +150,8 @@ public actor SimulatedBackend {
     {
         try requireOnline(device)
         let poster = customerNumber(for: appUserId)
-        try postReceipt(storeAccount, as: poster, heldActiveSubscription: hadActiveSubscription(storeAccount))
+        try postReceipt(
+            storeAccount, as: poster, heldActiveSubscription: self.store.hasActiveSubscription(storeAccount))
         return try render(customer: customerNumber(for: appUserId))
     }
 
@@ -160,34 +160,18 @@ public actor SimulatedBackend {
         throws(EntitlementClientError) -> EntitlementSnapshot
     {
         try requireOnline(device)
-        guard let product = products[productId] else {
+        guard self.store.sells(productId) else {
             throw EntitlementClientError(.badResponse, "the store does not sell \(productId)")
         }
         let buyer = customerNumber(for: appUserId)
-        let transactionId = String(format: "%016d", 1_000_000_000 + nextTransaction)
-        nextTransaction += 1
-        if !product.kind.isOnReceipt {
-            let purchase = SimulatedPurchase(
-                product: product, store: store, storeAccount: storeAccount, at: now, transactionId: transactionId,
-                withTrial: false)
-            customers[buyer]?.directPurchases.append(purchase)
+        let heldActive = self.store.hasActiveSubscription(storeAccount)
+        guard let bought = self.store.buy(productId: productId, storeAccount: storeAccount, store: store) else {
+            throw EntitlementClientError(.badResponse, "the store does not sell \(productId)")
+        }
+        guard self.store.purchase(at: bought)?.kind.isOnReceipt ?? false else {
+            customers[buyer]?.directPurchases.append(bought)
             return try render(customer: buyer)
         }
-        let heldActive = hadActiveSubscription(storeAccount)
-        var receipt = receipts[storeAccount] ?? SimulatedReceipt(store: store)
-        for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
-        if let index = receipt.latestIndex(of: productId), receipt.purchases[index].isActive(at: now) {
-            // Still owned: the store sells nothing new; buying a cancelled subscription again turns
-            // auto-renew back on.
-            receipt.purchases[index].resubscribe(at: now)
-        } else {
-            let everHeld = receipt.purchases.contains { $0.productId == productId }
-            receipt.purchases.append(
-                SimulatedPurchase(
-                    product: product, store: receipt.store, storeAccount: storeAccount, at: now,
-                    transactionId: transactionId, withTrial: !everHeld))
-        }
-        receipts[storeAccount] = receipt
         try postReceipt(storeAccount, as: buyer, heldActiveSubscription: heldActive)
         return try render(customer: customerNumber(for: appUserId))
     }
@@ -199,10 +183,9 @@ public actor SimulatedBackend {
     private func postReceipt(_ storeAccount: String, as poster: Int, heldActiveSubscription: Bool)
         throws(EntitlementClientError)
     {
-        guard var receipt = receipts[storeAccount], !receipt.purchases.isEmpty else { return }
-        guard let owner = receipt.owner, customers[owner] != nil, owner != poster else {
-            receipt.owner = poster
-            receipts[storeAccount] = receipt
+        guard !store.receiptPurchases(of: storeAccount).isEmpty else { return }
+        guard let owner = receiptOwners[storeAccount], customers[owner] != nil, owner != poster else {
+            receiptOwners[storeAccount] = poster
             return
         }
         if isAnonymousCustomer(owner) {
@@ -211,30 +194,21 @@ public actor SimulatedBackend {
         }
         switch restoreBehavior {
         case .transferToNewAppUserId:
-            receipt.owner = poster
+            receiptOwners[storeAccount] = poster
         case .transferIfNoActiveSubscriptions:
             if heldActiveSubscription { throw receiptInUse(storeAccount) }
-            receipt.owner = poster
+            receiptOwners[storeAccount] = poster
         case .keepWithOriginalAppUserId:
             throw receiptInUse(storeAccount)
         case .shareBetweenAppUserIds:
             merge(poster, into: owner)
-            return
         }
-        receipts[storeAccount] = receipt
     }
 
     private func receiptInUse(_ storeAccount: String) -> EntitlementClientError {
         EntitlementClientError(
             .receiptInUseByOtherUser, "the receipt of store account \(storeAccount) belongs to another customer",
             httpStatus: 400, vendorCode: flavour == .revenueCat ? "7102" : nil)
-    }
-
-    /// Whether the receipt holds an auto-renewable subscription active now (before anything is added).
-    private func hadActiveSubscription(_ storeAccount: String) -> Bool {
-        guard var receipt = receipts[storeAccount] else { return false }
-        for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
-        return receipt.purchases.contains { $0.isActiveSubscription(at: now) }
     }
 
     /// Merges two customers into the older one (its original id stays first); returns the survivor.
@@ -251,8 +225,8 @@ public actor SimulatedBackend {
         customers[survivor] = merged
         customers[absorbed] = nil
         for id in younger.appUserIds { customerByAppUserId[AppUserIdKey(id)] = survivor }
-        for (account, receipt) in receipts where receipt.owner == absorbed {
-            receipts[account]?.owner = survivor
+        for (account, owner) in receiptOwners where owner == absorbed {
+            receiptOwners[account] = survivor
         }
         return survivor
     }
@@ -291,18 +265,10 @@ public actor SimulatedBackend {
     // MARK: Rendering
 
     private func view(customer number: Int) -> CustomerView {
-        for (account, var receipt) in receipts where receipt.owner == number {
-            for index in receipt.purchases.indices { receipt.purchases[index].settle(at: now) }
-            receipts[account] = receipt
-        }
-        if var customer = customers[number] {
-            for index in customer.directPurchases.indices { customer.directPurchases[index].settle(at: now) }
-            customers[number] = customer
-        }
         let customer = customers[number] ?? SimulatedCustomer(appUserIds: [], firstSeen: now)
-        let owned = receipts.keys.sorted().compactMap { receipts[$0] }.filter { $0.owner == number }.flatMap(
-            \.purchases)
-        return CustomerView(customer: customer, purchases: owned + customer.directPurchases, at: now)
+        let owned = receiptOwners.filter { $0.value == number }.keys.sorted().flatMap(store.receiptPurchases(of:))
+        let direct = customer.directPurchases.compactMap(store.purchase(at:))
+        return CustomerView(customer: customer, purchases: owned + direct, at: now)
     }
 
     private func wire(customer number: Int) -> JSONValue {

@@ -30,6 +30,9 @@ struct SimulatedPurchase: Sendable, Hashable {
     private(set) var cancelledAt: Date?
     private(set) var billingIssueAt: Date?
     private(set) var refundedAt: Date?
+    /// When the purchase last changed (bought, renewed, or a store event applied): when the store signs its
+    /// current state, as StoreKit keeps a transaction's JWS until the App Store changes it.
+    private(set) var changedAt: Date
 
     init(
         product: ScenarioProduct, store: Store, storeAccount: String, at instant: Date, transactionId: String,
@@ -42,6 +45,7 @@ struct SimulatedPurchase: Sendable, Hashable {
         self.storeAccount = storeAccount
         purchasedAt = instant
         periodStart = instant
+        changedAt = instant
         self.transactionId = transactionId
         switch product.kind {
         case .autoRenewable(let period, let trial, _):
@@ -130,12 +134,15 @@ struct SimulatedPurchase: Sendable, Hashable {
         periodIndex = index
         periodStart = index == 1 && trialEnd == nil ? purchasedAt : period.times(index - 1).added(to: chainStart)
         periodEnd = period.times(index).added(to: chainStart)
+        changedAt = max(changedAt, periodStart)
     }
 
     /// Applies a store event at `instant`. Events on a purchase that no longer grants access change
     /// nothing (a lapsed subscription cannot be resumed or recovered; it is bought again).
     mutating func apply(_ event: StoreEvent, at instant: Date) {
         settle(at: instant)
+        let before = self
+        defer { if self != before { changedAt = max(changedAt, instant) } }
         guard refundedAt == nil else { return }
         switch event {
         case .refund:

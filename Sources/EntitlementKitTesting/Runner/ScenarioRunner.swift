@@ -1,8 +1,18 @@
 import EntitlementKit
+import EntitlementKitAppStore
 import Foundation
 
 /// Runs a ``Scenario`` through the real `EntitlementClient`, the real adapter and a fresh
 /// ``SimulatedBackend``, device by device, and checks every step's expectations.
+///
+/// With `.appStore` there is no backend: each device runs `AppStoreOnDeviceProvider` over the simulated
+/// App Store (``SimulatedTransactionSource``), every transaction a JWS signed with the test chain and
+/// verified against the test root, the scenario's products as the catalog. The stories that need a server
+/// do not apply there: aliases, transfers and restore behaviours (`logIn`'s `created`, `lookup`), Play's
+/// transfer at configure, and RevenueCat's refund rule (Apple's revoked transaction grants nothing at once,
+/// and StoreKit stops listing a lapsed or refunded one, so its dates are not in the answer). Store changes
+/// are not pushed during a run (a push is answered in the background, so `updates` counts would depend on
+/// timing).
 ///
 /// Each device has persistent storage (one `InMemoryEntitlementCache` kept across relaunches and
 /// replaced by `reinstall`), a wall clock reading true time plus the device's offset, and a monotonic
@@ -16,8 +26,8 @@ import Foundation
 /// }
 /// ```
 public enum ScenarioRunner {
-    /// Runs `scenario` against a simulated `provider` backend (`.revenueCat` or `.qonversion`); `file`
-    /// names the story in failure lines.
+    /// Runs `scenario` against a simulated `provider` backend (`.revenueCat`, `.qonversion`, `.adapty`) or
+    /// the simulated App Store on the device (`.appStore`); `file` names the story in failure lines.
     public static func run(_ scenario: Scenario, provider: ProviderID, file: String = "scenario") async
         -> ScenarioReport
     {
@@ -51,6 +61,9 @@ private struct ScenarioDevice {
     var storeAccount = ""
     var store = Store.appStore
     var offset = ISODuration()
+    /// The device's StoreKit (App Store runs only).
+    var transactions: SimulatedTransactionSource?
+    var isOnline = true
 
     var receipt: StoreReceipt { StoreReceipt(store: store, token: storeAccount) }
 }
@@ -72,7 +85,10 @@ private struct ScenarioRun {
     let scenario: Scenario
     let flavour: ProviderID
     let file: String
+    let store: SimulatedStore
     let backend: SimulatedBackend
+    /// The test chain the simulated App Store signs with (App Store runs only).
+    let signer: AppStoreTestSigner?
     var trueTime: Date
     var devices: [String: ScenarioDevice] = [:]
     var labels: [String: String] = [:]
@@ -83,10 +99,15 @@ private struct ScenarioRun {
         self.flavour = flavour
         self.file = file
         trueTime = scenario.start
-        backend = SimulatedBackend(
-            flavour: flavour, products: Array(scenario.products.values), restoreBehavior: scenario.restoreBehavior,
-            start: scenario.start)
+        store = SimulatedStore(products: Array(scenario.products.values), start: scenario.start)
+        backend = SimulatedBackend(flavour: flavour, store: store, restoreBehavior: scenario.restoreBehavior)
+        signer = flavour == .appStore ? try? AppStoreTestSigner() : nil
     }
+
+    private var isOnDevice: Bool { flavour == .appStore }
+
+    /// The bundle id of the simulated app.
+    private static let bundleId = "com.example.scenario"
 
     mutating func perform(_ step: ScenarioStep) async {
         let answer = await answer(to: step.action)
@@ -118,6 +139,14 @@ private struct ScenarioRun {
             }
             if let label { labels[label] = await client.appUserId }
             return await state(of: name, snapshot: await client.cachedSnapshot(), source: "cache", error: nil)
+        case .purchase(let name, let product) where isOnDevice:
+            let transactions = devices[name]?.transactions
+            return await clientOperation(name) { (client) throws(EntitlementClientError) in
+                guard let transactions else { throw EntitlementClientError(.badResponse, "no App Store on the device") }
+                let jws = try transactions.buy(product)
+                let receipt = StoreReceipt(store: .appStore, token: jws)
+                return (try await client.recordPurchase(StorePurchase(receipt: receipt, productId: product)), nil)
+            }
         case .purchase(let name, let product):
             let receipt = devices[name]?.receipt ?? StoreReceipt(store: .appStore, token: "")
             return await clientOperation(name) { (client) throws(EntitlementClientError) in
@@ -139,12 +168,12 @@ private struct ScenarioRun {
             return await state(
                 of: name, snapshot: check.snapshot, source: check.source.rawValue, error: check.error?.code)
         case .store(let storeAccount, let product, let event):
-            await backend.storeEvent(event, storeAccount: storeAccount, productId: product)
+            store.storeEvent(event, storeAccount: storeAccount, productId: product)
             return nil
         case .advance(let duration):
             let moved = duration.added(to: trueTime)
             if moved > trueTime { trueTime = moved }
-            await backend.setTime(trueTime)
+            store.setTime(trueTime)
             for device in devices.values { device.clock?.advance(by: duration) }
             return nil
         case .deviceClock(let name, let offset):
@@ -153,7 +182,11 @@ private struct ScenarioRun {
             return await currentState(of: name)
         case .network(let name, let online):
             await backend.setOnline(online, device: name)
+            devices[name]?.isOnline = online
+            devices[name]?.transactions?.isOnline = online
             return await currentState(of: name)
+        case .lookup where isOnDevice:
+            return StepAnswer(snapshot: nil, aliases: [])  // no server to ask
         case .lookup(let reference):
             let id = resolve(reference)
             do {
@@ -173,9 +206,28 @@ private struct ScenarioRun {
         device.store = store
         let clock = ControllableClock(start: trueTime, offset: device.offset)
         device.clock = clock
+        let provider: any EntitlementProvider
+        if isOnDevice {
+            guard let signer else {
+                device.client = nil
+                device.configureError = EntitlementClientError(.badResponse, "the test chain could not be read")
+                devices[name] = device
+                return await notRunning(name)
+            }
+            let transactions = SimulatedTransactionSource(
+                store: self.store, storeAccount: storeAccount, bundleId: Self.bundleId, signer: signer,
+                deliversUpdates: false)
+            transactions.isOnline = device.isOnline
+            device.transactions = transactions
+            provider = AppStoreOnDeviceProvider(
+                source: transactions, catalog: catalog, rootCertificates: [signer.rootCertificate],
+                bundleId: Self.bundleId, deviceClock: clock)
+        } else {
+            provider = backend.provider(device: name)
+        }
         do {
             device.client = try await EntitlementClient(
-                provider: backend.provider(device: name), cache: device.cache, appUserId: appUserId.map(resolve),
+                provider: provider, cache: device.cache, appUserId: appUserId.map(resolve),
                 freshFor: scenario.freshFor, deviceClock: clock, monotonicClock: clock)
             device.configureError = nil
         } catch {
@@ -206,14 +258,14 @@ private struct ScenarioRun {
         // The source is where the answer came from: `network` when the client called the backend (even
         // when the call failed), `cache` when it answered on the device (logIn to the current id, an id
         // refused before any call).
-        let callsBefore = await backend.callCount(device: name)
+        let callsBefore = await callCount(device: name)
         let result: Result<(EntitlementSnapshot, Bool?), EntitlementClientError>
         do {
             result = .success(try await operation(client))
         } catch {
             result = .failure(error)
         }
-        let source = await backend.callCount(device: name) > callsBefore ? "network" : "cache"
+        let source = await callCount(device: name) > callsBefore ? "network" : "cache"
         switch result {
         case .success(let (snapshot, created)):
             var answer = await state(of: name, snapshot: snapshot, source: source, error: nil)
@@ -222,6 +274,26 @@ private struct ScenarioRun {
         case .failure(let error):
             return await state(of: name, snapshot: nil, source: source, error: error.code)
         }
+    }
+
+    /// How many calls `name` made to its backend (or its StoreKit, on the device).
+    private func callCount(device name: String) async -> Int {
+        if isOnDevice { return devices[name]?.transactions?.callCount ?? 0 }
+        return await backend.callCount(device: name)
+    }
+
+    /// The scenario's products as the App Store adapter's catalog (a non-renewing product lasts its period).
+    private var catalog: EntitlementCatalog {
+        var products: [String: EntitlementCatalog.Product] = [:]
+        for product in scenario.products.values {
+            switch product.kind {
+            case .consumable: continue
+            case .nonRenewing(let period):
+                products[product.id] = .init(entitlementIds: product.entitlements, duration: period)
+            case .autoRenewable, .nonConsumable: products[product.id] = .init(entitlementIds: product.entitlements)
+            }
+        }
+        return EntitlementCatalog(products: products)
     }
 
     private func currentState(of name: String) async -> StepAnswer {

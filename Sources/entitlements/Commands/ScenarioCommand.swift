@@ -6,12 +6,15 @@ import Foundation
 enum ScenarioCommand: Command {
     static let definition = CommandDefinition(
         name: "scenario",
-        synopsis: "[--provider revenuecat|qonversion|adapty|all] [--json] FILE...",
+        synopsis: "[--provider revenuecat|qonversion|adapty|appstore|all] [--json] FILE...",
         summary:
             "Run scenario files (customer stories as JSON) through the runtime client against a simulated backend.",
         discussion: """
             Each file runs once per provider (default all: revenuecat, qonversion, then adapty), with the real \
-            client and adapter, and every step's expectations are checked. A passing run prints \
+            client and adapter, and every step's expectations are checked. appstore (not part of all) runs \
+            the file on the device with no server: AppStoreOnDeviceProvider over a simulated App Store whose \
+            JWS are signed with a test chain and verified; stories about aliases, transfers, restore \
+            behaviours, Play or RevenueCat's refund rule do not apply there. A passing run prints \
             'FILE: PROVIDER: ok (N steps)'; each failing expectation prints one line: 'FILE: PROVIDER: \
             step N: ACTION: KEY: expected X, actual Y' (values as JSON, steps counted from 1). Every file \
             is read and checked before any runs: a malformed file is reported with the JSON path and the \
@@ -26,7 +29,7 @@ enum ScenarioCommand: Command {
         options: [
             .init(
                 name: "--provider", valueName: "PROVIDER",
-                help: "revenuecat, qonversion, adapty or all (default: all)."),
+                help: "revenuecat, qonversion, adapty, appstore or all (default: all, the three backends)."),
             CommonOptions.json,
         ],
         positionalCount: (1, nil),
@@ -37,12 +40,14 @@ enum ScenarioCommand: Command {
         let providers: [ProviderID]
         switch arguments.value("--provider").map(ProviderID.init(named:)) {
         case nil, ProviderID(rawValue: "all"): providers = ProviderID.backends
-        case let name? where ProviderID.backends.contains(name): providers = [name]
+        case let name? where ProviderID.backends.contains(name) || name == .appStore: providers = [name]
         case let name?:
+            // The message names the backends `all` runs (its wording is the contract's); appstore, which needs
+            // no backend, is offered by the spelling hint and the help.
             let known = ProviderID.backends.map(\.rawValue) + ["all"]
             throw .usage(
                 "--provider: \(ArgumentQuoting.json(name.rawValue)) is not \(known.dropLast().joined(separator: ", ")) or all"
-                    + Spelling.hint(for: name.rawValue, among: known),
+                    + Spelling.hint(for: name.rawValue, among: known + [ProviderID.appStore.rawValue]),
                 command: definition.name)
         }
         // Read every file first: a story that cannot run must not be mistaken for one that failed.
