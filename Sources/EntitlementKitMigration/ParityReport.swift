@@ -115,12 +115,9 @@ public struct ParityReport: Sendable, Hashable {
             "onlyInB": .array(onlyInB.map(JSONValue.string)),
             "accessDifferences": .array(
                 accessDifferences.map { entry in
-                    .object([
-                        "appUserId": .string(entry.appUserId),
-                        "entitlementId": .string(entry.difference.entitlementId),
-                        "activeInA": .bool(entry.difference.activeInA),
-                        "activeInB": .bool(entry.difference.activeInB),
-                    ])
+                    var members = entry.difference.jsonMembers
+                    members["appUserId"] = .string(entry.appUserId)
+                    return .object(members)
                 }),
             "fieldDifferences": .array(
                 fieldDifferences.map { entry in

@@ -129,8 +129,10 @@ struct ParityTests {
         let (outcome, _) = try check(a, b)
         let expected = """
             {"accessDifferences":[\
-            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"a"},\
-            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"x"}],\
+            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"a",\
+            "reasonInA":{"code":"activeUntil","date":"2025-07-01T00:00:00Z"},"reasonInB":null},\
+            {"activeInA":true,"activeInB":false,"appUserId":"b","entitlementId":"x",\
+            "reasonInA":{"code":"activeUntil","date":"2025-07-01T00:00:00Z"},"reasonInB":null}],\
             "fieldDifferences":[{"a":"2025-07-01T00:00:00Z","appUserId":"a","b":"2025-08-01T00:00:00Z","entitlementId":"p","field":"expirationDate"}],\
             "onlyInA":["z"],"onlyInB":["y"],\
             "totals":{"customersInA":3,"customersInB":3,"matched":2,"onlyInA":1,"onlyInB":1,"withAccessDifferences":1,"withFieldDifferences":1}}

@@ -57,7 +57,12 @@ struct SnapshotDiffTests {
         let b = T.snapshot("alice", [T.entitlement("premium", expires: "2025-05-01T00:00:00Z")])
         let diff = SnapshotDiff(a, b)
         #expect(
-            diff.accessDifferences == [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)])
+            diff.accessDifferences == [
+                AccessDifference(
+                    entitlementId: "premium", activeInA: true, activeInB: false,
+                    reasonInA: .activeUntil(T.date("2025-07-01T00:00:00Z")),
+                    reasonInB: .expired(at: T.date("2025-05-01T00:00:00Z")))
+            ])
         #expect(
             diff.fieldDifferences == [
                 FieldDifference(
@@ -72,11 +77,19 @@ struct SnapshotDiffTests {
         #expect(
             SnapshotDiff(a, b)
                 == SnapshotDiff(
-                    accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: true, activeInB: false)]))
+                    accessDifferences: [
+                        AccessDifference(
+                            entitlementId: "premium", activeInA: true, activeInB: false,
+                            reasonInA: .activeUntil(T.date("2025-07-01T00:00:00Z")), reasonInB: nil)
+                    ]))
         #expect(
             SnapshotDiff(b, a)
                 == SnapshotDiff(
-                    accessDifferences: [AccessDifference(entitlementId: "premium", activeInA: false, activeInB: true)]))
+                    accessDifferences: [
+                        AccessDifference(
+                            entitlementId: "premium", activeInA: false, activeInB: true, reasonInA: nil,
+                            reasonInB: .activeUntil(T.date("2025-07-01T00:00:00Z")))
+                    ]))
     }
 
     @Test func anInactiveEntitlementMissingOnOneSideIsThePresentFieldDifference() {
@@ -175,7 +188,8 @@ struct SnapshotDiffTests {
         let a = T.snapshot("heidi", [T.entitlement("premium"), T.entitlement("pro", store: .appStore)])
         let b = T.snapshot("heidi", [T.entitlement("pro", store: .playStore)])
         let expected =
-            #"{"accessDifferences":[{"activeInA":true,"activeInB":false,"entitlementId":"premium"}],"#
+            #"{"accessDifferences":[{"activeInA":true,"activeInB":false,"entitlementId":"premium","#
+            + #""reasonInA":{"code":"activeUntil","date":"2025-07-01T00:00:00Z"},"reasonInB":null}],"#
             + #""fieldDifferences":[{"a":"appStore","b":"playStore","entitlementId":"pro","field":"store"}]}"#
         #expect(SnapshotDiff(a, b).jsonValue.compactText == expected)
     }
@@ -203,7 +217,9 @@ struct SnapshotDiffTests {
         let a = T.snapshot("carol", [T.entitlement("premium", expires: "2025-07-05T08:00:00Z")])
         let b = T.snapshot("carol", [T.entitlement("premium", expires: "2025-05-05T08:00:00Z")])
         let diff = SnapshotDiff(a, b)
-        #expect("\(diff.accessDifferences)" == "[premium: active in A, not in B]")
+        #expect(
+            "\(diff.accessDifferences)"
+                == "[premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-05-05T08:00:00Z)]")
         #expect(
             "\(diff.fieldDifferences)"
                 == #"[premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-05-05T08:00:00Z"]"#)
@@ -216,7 +232,7 @@ struct SnapshotDiffTests {
         #expect(
             "\(diff)" == """
                 access differences: 1
-                  premium: active in A, not in B
+                  premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-05-05T08:00:00Z)
                 field differences: 1
                   premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-05-05T08:00:00Z"
                 """)

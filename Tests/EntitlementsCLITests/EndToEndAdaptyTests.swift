@@ -70,8 +70,8 @@ struct EndToEndAdaptyTests {
         #expect(
             result.stdout == """
                 evaluated at 2025-06-01T12:00:00Z
-                ID   ACTIVE  RENEW STATE  EXPIRES               STORE     PRODUCT
-                pro  yes     willRenew    2025-06-14T09:26:53Z  appStore  com.example.pro.monthly
+                ID   ACTIVE  RENEW STATE  EXPIRES               STORE     PRODUCT                  WHY
+                pro  yes     willRenew    2025-06-14T09:26:53Z  appStore  com.example.pro.monthly  until 2025-06-14T09:26:53Z
 
                 """)
     }
@@ -129,7 +129,10 @@ struct EndToEndAdaptyTests {
         let after = try await run(
             ["diff", "--at", "2025-06-25T00:00:00Z", "zoe.revenuecat.json", "zoe.adapty.json"], files: files)
         #expect(after.status == 1)
-        #expect(after.stdout.contains("access differences: 1\n  premium: active in A, not in B\n"))
+        #expect(
+            after.stdout.contains(
+                "access differences: 1\n  premium: active in A, not in B (A: until 2025-07-01T09:00:00Z; B: expired 2025-06-20T09:00:00Z)\n"
+            ))
     }
 
     @Test func parityJoinsARevenueCatAndAnAdaptyExport() async throws {

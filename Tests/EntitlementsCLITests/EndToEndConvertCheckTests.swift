@@ -198,8 +198,8 @@ struct EndToEndConvertCheckTests {
         #expect(
             result.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
-                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
-                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
+                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT          WHY
+                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly  until 2025-07-11T11:00:00Z
 
                 """)
         let all = try await Tool.run([
@@ -209,9 +209,9 @@ struct EndToEndConvertCheckTests {
         #expect(
             all.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
-                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
-                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly
-                pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly
+                ID       ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT          WHY
+                premium  yes     willRenew    2025-07-11T11:00:00Z  playStore  premium_monthly  until 2025-07-11T11:00:00Z
+                pro      no      cancelled    2024-12-01T00:00:00Z  playStore  pro_monthly      expired 2024-12-01T00:00:00Z
 
                 """)
     }
@@ -259,10 +259,10 @@ struct EndToEndConvertCheckTests {
         #expect(
             result.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
-                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
-                beta      no      unknown       2025-05-01T00:00:00Z  unknown    -
-                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
-                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
+                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT          WHY
+                beta      no      unknown       2025-05-01T00:00:00Z  unknown    -                expired 2025-05-01T00:00:00Z
+                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock  lifetime
+                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly      until 2025-07-01T00:00:00Z
 
                 """)
     }
@@ -275,9 +275,9 @@ struct EndToEndConvertCheckTests {
         #expect(
             bothActive.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
-                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT
-                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly
-                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock
+                ID        ACTIVE  RENEW STATE   EXPIRES               STORE      PRODUCT          WHY
+                pro       yes     cancelled     2025-07-01T00:00:00Z  playStore  pro_monthly      until 2025-07-01T00:00:00Z
+                lifetime  yes     nonRenewable  never                 appStore   lifetime_unlock  lifetime
 
                 """)
 
@@ -294,9 +294,9 @@ struct EndToEndConvertCheckTests {
         #expect(
             absent.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
-                ID        ACTIVE  RENEW STATE   EXPIRES  STORE     PRODUCT
-                gold      no      -             -        -         -
-                lifetime  yes     nonRenewable  never    appStore  lifetime_unlock
+                ID        ACTIVE  RENEW STATE   EXPIRES  STORE     PRODUCT          WHY
+                gold      no      -             -        -         -                not listed
+                lifetime  yes     nonRenewable  never    appStore  lifetime_unlock  lifetime
 
                 """)
     }
@@ -311,7 +311,7 @@ struct EndToEndConvertCheckTests {
         #expect(lines.first?.hasSuffix(" (now)") == true)
         #expect(
             lines.dropFirst().joined(separator: "\n")
-                == "ID  ACTIVE  RENEW STATE  EXPIRES  STORE  PRODUCT\n(no entitlements)\n")
+                == "ID  ACTIVE  RENEW STATE  EXPIRES  STORE  PRODUCT  WHY\n(no entitlements)\n")
     }
 
     // MARK: bad documents

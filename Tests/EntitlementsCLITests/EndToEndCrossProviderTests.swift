@@ -26,7 +26,7 @@ struct EndToEndCrossProviderTests {
             text.stdout == """
                 evaluated at 2025-06-15T00:00:00Z
                 access differences: 1
-                  premium: active in A, not in B
+                  premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-06-05T08:00:00Z)
                 field differences: 1
                   premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
 
@@ -40,7 +40,7 @@ struct EndToEndCrossProviderTests {
         #expect(tolerant.status == 1)
         #expect(
             tolerant.stdout
-                == "evaluated at 2025-06-15T00:00:00Z\naccess differences: 1\n  premium: active in A, not in B\nfield differences: 0\n"
+                == "evaluated at 2025-06-15T00:00:00Z\naccess differences: 1\n  premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-06-05T08:00:00Z)\nfield differences: 0\n"
         )
     }
 
@@ -176,8 +176,8 @@ struct EndToEndCrossProviderTests {
                   frank
 
                 access differences (2):
-                  carol: premium: active in A, not in B
-                  ivan: premium: active in B, not in A
+                  carol: premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-06-05T08:00:00Z)
+                  ivan: premium: active in B, not in A (A: not listed; B: until 2025-12-31T00:00:00Z)
 
                 field differences (5):
                   bob: premium: expirationDate A "2025-07-03T10:00:00Z", B "2025-07-03T10:00:30Z"
@@ -215,7 +215,8 @@ struct EndToEndCrossProviderTests {
         #expect(report["onlyInB"] == .array([.string("erin")]))
         #expect(
             report["accessDifferences"]?.compactText
-                == #"[{"activeInA":false,"activeInB":true,"appUserId":"carol","entitlementId":"premium"},{"activeInA":true,"activeInB":false,"appUserId":"ivan","entitlementId":"premium"}]"#
+                == #"[{"activeInA":false,"activeInB":true,"appUserId":"carol","entitlementId":"premium","reasonInA":{"code":"expired","date":"2025-06-05T08:00:00Z"},"reasonInB":{"code":"activeUntil","date":"2025-07-05T08:00:00Z"}},"#
+                + #"{"activeInA":true,"activeInB":false,"appUserId":"ivan","entitlementId":"premium","reasonInA":{"code":"activeUntil","date":"2025-12-31T00:00:00Z"},"reasonInB":null}]"#
         )
     }
 

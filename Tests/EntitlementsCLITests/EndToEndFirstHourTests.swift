@@ -15,8 +15,8 @@ struct EndToEndFirstHourTests {
         #expect(
             fixed.stdout == """
                 evaluated at 2025-09-15T10:00:00Z
-                ID   ACTIVE  RENEW STATE  EXPIRES               STORE     PRODUCT
-                pro  yes     willRenew    2025-10-03T12:00:05Z  appStore  com.acme.pro.monthly
+                ID   ACTIVE  RENEW STATE  EXPIRES               STORE     PRODUCT               WHY
+                pro  yes     willRenew    2025-10-03T12:00:05Z  appStore  com.acme.pro.monthly  until 2025-10-03T12:00:05Z
 
                 """)
         // At the default instant (now, long after this 2025 fixture's expiry) the header says why it is

@@ -32,8 +32,8 @@ struct EndToEndGooglePlayTests {
         #expect(
             result.stdout == """
                 evaluated at 2025-09-15T10:00:00Z
-                ID        ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT
-                acme_pro  yes     willRenew    2025-10-01T00:00:00Z  playStore  acme_pro
+                ID        ACTIVE  RENEW STATE  EXPIRES               STORE      PRODUCT   WHY
+                acme_pro  yes     willRenew    2025-10-01T00:00:00Z  playStore  acme_pro  until 2025-10-01T00:00:00Z
 
                 """)
         let both = try await Tool.run([

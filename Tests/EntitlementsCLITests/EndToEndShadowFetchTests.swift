@@ -87,7 +87,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderrLines == [
-                "access: premium active on revenuecat, inactive on qonversion",
+                "access: premium active on revenuecat (until 2025-07-05T08:00:00Z), inactive on qonversion (expired 2025-06-05T08:00:00Z)",
                 #"field: premium.expirationDate "2025-07-05T08:00:00Z" on revenuecat, "2025-06-05T08:00:00Z" on qonversion"#,
             ])
         #expect(result.stdout == (try await Self.converted("carol", in: "revenuecat")))
@@ -130,7 +130,10 @@ import Testing
             "ivan", revenueCat: revenueCat, qonversion: qonversion, ["--serve", "either"])
         for result in [serving, either] {
             #expect(result.status == 1)
-            #expect(result.stderrLines == ["access: premium inactive on revenuecat, active on qonversion"])
+            #expect(
+                result.stderrLines == [
+                    "access: premium inactive on revenuecat (not listed), active on qonversion (until 2025-12-31T00:00:00Z)"
+                ])
         }
         #expect(!serving.stdout.contains(#""premium""#))
         #expect(either.stdout.contains(#""premium""#))

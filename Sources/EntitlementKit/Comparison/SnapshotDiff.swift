@@ -20,8 +20,8 @@ import Foundation
 /// Evaluate both snapshots at the same instant (map both responses with one `at:` or call
 /// ``EntitlementSnapshot/evaluated(at:)`` on both): the diff compares them as given.
 ///
-/// **Access differences** are the entitlement ids active in one snapshot and not in the other; an id a
-/// snapshot does not list is inactive there. **Field differences** cover the fields in
+/// **Access differences** are the entitlement ids active in one snapshot and not in the other, with each
+/// side's ``Entitlement/accessReason``; an id a snapshot does not list is inactive there. **Field differences** cover the fields in
 /// ``Options/fields`` (see ``ComparedField`` for which fields and why) for every entitlement both
 /// snapshots list, plus ``ComparedField/present`` for an entitlement only one snapshot lists while
 /// inactive there — so every disagreement is reported exactly once. Both lists are sorted by entitlement
@@ -68,9 +68,8 @@ public struct SnapshotDiff: Sendable, Hashable, CustomStringConvertible {
             let entitlementB = b.entitlements[id]
             let activeInA = entitlementA?.isActive ?? false
             let activeInB = entitlementB?.isActive ?? false
-            if activeInA != activeInB {
-                accessDifferences.append(
-                    AccessDifference(entitlementId: id, activeInA: activeInA, activeInB: activeInB))
+            if let difference = AccessDifference(entitlementId: id, entitlementA, entitlementB) {
+                accessDifferences.append(difference)
             }
             guard let entitlementA, let entitlementB else {
                 // Listed on one side only: an active one is already an access difference.
@@ -104,7 +103,7 @@ public struct SnapshotDiff: Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```
     /// access differences: 1
-    ///   premium: active in A, not in B
+    ///   premium: active in A, not in B (A: until 2025-07-05T08:00:00Z; B: expired 2025-06-05T08:00:00Z)
     /// field differences: 1
     ///   premium: expirationDate A "2025-07-05T08:00:00Z", B "2025-06-05T08:00:00Z"
     /// ```

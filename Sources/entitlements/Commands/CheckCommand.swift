@@ -10,9 +10,14 @@ enum CheckCommand: Command {
         discussion: """
             The first line names the instant access was judged at ("evaluated at 2025-06-01T12:00:00Z"; \
             "(now)" when --at was not given). Columns: ID, ACTIVE (yes/no at the evaluation instant), RENEW STATE, EXPIRES (never for \
-            lifetime access), STORE and PRODUCT; - marks a value the backend did not give. Without IDs \
-            every entitlement is listed, sorted by id. With IDs only those are listed, in the order given; \
-            an id the customer does not have shows "no" and - elsewhere.
+            lifetime access), STORE, PRODUCT and WHY; - marks a value the backend did not give. WHY says \
+            why access is granted or not: "until <expiry>", "grace until <expiry>" (a billing grace \
+            period), "lifetime", "expired <expiry>", or a denial with the source's own value in \
+            parentheses: "refunded (REFUND_FULL)", "revoked (FAMILY_REVOKE)", "upgraded", \
+            "store state SUBSCRIPTION_STATE_ON_HOLD", "not paid (2)", "vendor says inactive (0)", \
+            "denied". Without IDs every entitlement is listed, sorted by id. With IDs only those are \
+            listed, in the order given; an id the customer does not have shows "no", - elsewhere and \
+            "not listed".
             """,
         positionals: [
             .init(name: "FILE", help: "The document; - reads standard input."),

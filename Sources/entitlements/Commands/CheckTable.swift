@@ -6,12 +6,14 @@ struct CheckTable {
     /// The ids to list, in order; `nil` lists every entitlement.
     let ids: [String]?
 
-    static let header = ["ID", "ACTIVE", "RENEW STATE", "EXPIRES", "STORE", "PRODUCT"]
+    static let header = ["ID", "ACTIVE", "RENEW STATE", "EXPIRES", "STORE", "PRODUCT", "WHY"]
 
     var rows: [[String]] {
         let ids = self.ids ?? snapshot.all.map(\.id)
         return ids.map { id in
-            guard let entitlement = snapshot[id] else { return [id, "no", "-", "-", "-", "-"] }
+            guard let entitlement = snapshot[id] else {
+                return [id, "no", "-", "-", "-", "-", AccessDifference.words(nil)]
+            }
             return [
                 id,
                 entitlement.isActive ? "yes" : "no",
@@ -19,6 +21,7 @@ struct CheckTable {
                 entitlement.expirationDate.map(RFC3339.string(from:)) ?? "never",
                 entitlement.store.canonicalRawValue,
                 entitlement.productId ?? "-",
+                entitlement.accessReason.description,
             ]
         }
     }

@@ -15,8 +15,12 @@ enum DiffCommand: Command {
             (within --expiry-tolerance), store, productId, productPlanId, periodType, isSandbox, \
             grantType and ownershipType; a value one side does not state (unknown, or null except for \
             expirationDate) is not compared. An entitlement only one side lists, inactive there, is the \
-            field difference "present". --json prints {"accessDifferences": [{"entitlementId", \
-            "activeInA", "activeInB"}], "fieldDifferences": [{"entitlementId", "field", "a", "b"}]}.
+            field difference "present". Every access difference gives both sides' reasons, as \
+            'entitlements check' words them (WHY), "not listed" for a side without the entitlement. \
+            --json prints {"accessDifferences": [{"entitlementId", "activeInA", "activeInB", \
+            "reasonInA", "reasonInB"}], "fieldDifferences": [{"entitlementId", "field", "a", "b"}]}, \
+            a reason as {"code", "date"?, "raw"?} (codes activeUntil, inGracePeriod, lifetime, expired, \
+            and the denial codes), null for a side without the entitlement.
             """,
         positionals: [
             .init(name: "A", help: "The first document; - reads standard input."),

@@ -16,8 +16,9 @@ enum ParityCommand: Command {
             appUserId (the envelope's when given). The text report starts with the instant \
             ("evaluated at …", "(now)" without --at) and counts customers in A, in B, matched, only \
             in A, only in B, with access differences and with field differences (compared as in \
-            'entitlements diff'), then lists the first \(ParityText.exampleLimit) examples of each kind; \
-            --json prints the complete lists, sorted by appUserId then entitlementId. A record that \
+            'entitlements diff', access differences with both sides' reasons), then lists the first \
+            \(ParityText.exampleLimit) examples of each kind; --json prints the complete lists, sorted \
+            by appUserId then entitlementId, each access difference with reasonInA and reasonInB. A record that \
             cannot be used (it does not decode, has no appUserId, or repeats an appUserId already seen in \
             its file) is reported on standard error with its line and counted, and the exit status is 1: \
             parity was not proven.

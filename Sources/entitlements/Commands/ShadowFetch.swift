@@ -54,13 +54,26 @@ struct ShadowFetch: Sendable {
             snapshot: snapshot.mapError(LiveFetch.failure), lines: lines, accessDiffers: accessDiffers)
     }
 
+    /// `access: premium active on revenuecat (until 2025-07-05T08:00:00Z), inactive on qonversion
+    /// (expired 2025-06-05T08:00:00Z)`: each side's verdict with its reason.
+    static func accessLines(_ diff: SnapshotDiff, a: ProviderID, b: ProviderID) -> [String] {
+        diff.accessDifferences.map { difference in
+            "access: \(difference.entitlementId) \(verdict(difference.activeInA, difference.reasonInA, on: a)), "
+                + verdict(difference.activeInB, difference.reasonInB, on: b)
+        }
+    }
+
+    private static func verdict(_ isActive: Bool, _ reason: AccessReason?, on provider: ProviderID) -> String {
+        (isActive ? "active" : "inactive") + " on \(provider) (\(AccessDifference.words(reason)))"
+    }
+
     private static func lines(for report: ShadowReport, timeout: Duration) -> [String] {
         let (a, b) = (report.servingProvider, report.shadowProvider)
         switch report.outcome {
         case .agreed, .writeFailed:
             return []
         case .disagreed(let diff):
-            return ShadowDifferenceText.accessLines(diff, a: a, b: b).map { "access: " + $0 }
+            return accessLines(diff, a: a, b: b)
                 + ShadowDifferenceText.fieldLines(diff, a: a, b: b).map { "field: " + $0 }
         case .shadowFailed(let error):
             return ["shadow: \(b): \(error)"]
