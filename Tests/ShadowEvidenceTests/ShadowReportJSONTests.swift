@@ -43,6 +43,20 @@ struct ShadowReportJSONTests {
         #expect(!line.contains("2025-07-01"), "a field's values may be personal: never sent")
     }
 
+    /// swap.md: an access difference carries both sides' reasons, as `diff --json` gives them.
+    @Test func anAccessDifferenceCarriesBothReasons() {
+        let difference = AccessDifference(
+            entitlementId: "premium", activeInA: true, activeInB: false,
+            reasonInA: .activeUntil(Date(timeIntervalSince1970: 1_751_328_000)),
+            reasonInB: .denied(.refunded, raw: "REFUND_FULL"))
+        let line = ShadowReportRecord(Self.report(.disagreed(SnapshotDiff(accessDifferences: [difference])))).jsonLine
+        #expect(
+            line.contains(
+                #"{"activeOnServing":true,"activeOnShadow":false,"entitlementId":"premium","#
+                    + #""reasonOnServing":{"code":"activeUntil","date":"2025-07-01T00:00:00Z"},"#
+                    + #""reasonOnShadow":{"code":"refunded","raw":"REFUND_FULL"}}"#), "\(line)")
+    }
+
     @Test func aFieldOnlyDisagreementHasNoAccessDifferencesKey() {
         let diff = SnapshotDiff(fieldDifferences: [
             FieldDifference(entitlementId: "pro", field: .renewState, a: .string("willRenew"), b: .string("cancelled"))

@@ -295,7 +295,8 @@ extension ShadowReportRecord.Outcome {
                 accessDifferences: diff.accessDifferences.map { difference in
                     ShadowReportRecord.AccessDifference(
                         entitlementId: difference.entitlementId, activeOnServing: difference.activeInA,
-                        activeOnShadow: difference.activeInB)
+                        activeOnShadow: difference.activeInB, reasonOnServing: difference.reasonInA?.jsonValue,
+                        reasonOnShadow: difference.reasonInB?.jsonValue)
                 },
                 fieldDifferences: diff.fieldDifferences.map {
                     ShadowReportRecord.FieldDifference(entitlementId: $0.entitlementId, field: $0.field.name)
