@@ -74,10 +74,20 @@ done
 # entry points such as the cache's file decoding and the decoder's fast-path switch.
 package_name=$(grep -o '"-package-name","[^"]*"' "$scratch/release.yaml" | head -n 1 | sed 's/.*,"//; s/"$//')
 [[ -n $package_name ]] || { echo "fuzz: no -package-name in $scratch/release.yaml" >&2; exit 1; }
+# A support file joins the harness only when every EntitlementKit module it imports is in the closure (the
+# ledger's oracle is for the notification targets; the adapters' harnesses do not build the ledger).
+support=()
+for file in Fuzz/Support/*.swift; do
+  wanted=yes
+  for imported in $(sed -n 's/^import \(EntitlementKit[A-Za-z]*\)$/\1/p' "$file"); do
+    grep -qx "$imported" <<<"$closure" || wanted=no
+  done
+  [[ $wanted == yes ]] && support+=("$file")
+done
 mkdir -p "$scratch/bin" "$scratch/corpus/$target" "$scratch/artifacts"
 binary="$scratch/bin/fuzz-$target"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_${target//-/_}" -package-name "$package_name" \
-  -I "$scratch/release/Modules" "$harness" Fuzz/Support/*.swift "${objects[@]}" -o "$binary" 2>&1 \
+  -I "$scratch/release/Modules" "$harness" "${support[@]}" "${objects[@]}" -o "$binary" 2>&1 \
   | grep -v "Cannot export local symbol" >&2 || true
 [[ -x $binary ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }
 

@@ -41,9 +41,16 @@ enum GooglePlayLedgerRecords {
                         ))
                 }
             }
-            return try entries.map { entry throws(DocumentError) in
+            let records = try entries.map { entry throws(DocumentError) in
                 try record(token: entry.token, productId: entry.productId, purchase: entry.purchase, at: receivedAt)
             }
+            // What is kept must read back as the adapter's listing: a bare purchase whose own token or
+            // product differs from the one it was posted with is refused now, not when a snapshot is asked.
+            guard let listing = listing(of: records) else {
+                throw LedgerRefusal(.malformedBody, "a Play record does not read back")
+            }
+            _ = try PlayPurchases(reading: listing, form: .listing)
+            return records
         } catch let error as DocumentError {
             throw LedgerRefusal(.malformedBody, error.description, documentError: error)
         } catch let refusal as LedgerRefusal {
@@ -96,29 +103,35 @@ enum GooglePlayLedgerRecords {
 
     /// The adapter's purchases of every record of `threads`, voided tokens left out (they grant nothing).
     static func purchases(of threads: [LedgerThread]) throws(LedgerRefusal) -> PlayPurchases {
-        var subscriptions: [JSONValue] = []
-        var products: [JSONValue] = []
+        var kept: [LedgerRecord] = []
         for thread in threads.sorted(by: { $0.id < $1.id }) {
             let voided = Set(
                 thread.records.filter { $0.statement.hasPrefix(voidedPrefix) }.map {
                     String($0.statement.dropFirst(voidedPrefix.count))
                 })
-            for record in thread.records {
-                let isSubscription = record.statement.hasPrefix(subscriptionPrefix)
-                guard isSubscription || record.statement.hasPrefix(productPrefix) else { continue }
-                let token = String(record.statement.drop { $0 != " " }.dropFirst())
-                guard !voided.contains(token) else { continue }
-                guard let entry = try? JSONValue.parse(record.body) else {
-                    throw LedgerRefusal(.storage, "a kept Play record does not read")
-                }
-                if isSubscription { subscriptions.append(entry) } else { products.append(entry) }
-            }
+            kept += thread.records.filter { !voided.contains(String($0.statement.drop { $0 != " " }.dropFirst())) }
         }
-        let listing = JSONNode(.object(["subscriptions": .array(subscriptions), "products": .array(products)]))
+        guard let listing = listing(of: kept) else {
+            throw LedgerRefusal(.storage, "a kept Play record does not read")
+        }
         do {
             return try PlayPurchases(reading: listing, form: .listing)
         } catch {
             throw LedgerRefusal(.storage, "kept Play records do not read: \(error)", documentError: error)
         }
+    }
+
+    /// The adapter's listing form of the subscription and product records among `records`, in their
+    /// order; nil when a record's body is not JSON.
+    private static func listing(of records: [LedgerRecord]) -> JSONNode? {
+        var subscriptions: [JSONValue] = []
+        var products: [JSONValue] = []
+        for record in records {
+            let isSubscription = record.statement.hasPrefix(subscriptionPrefix)
+            guard isSubscription || record.statement.hasPrefix(productPrefix) else { continue }
+            guard let entry = try? JSONValue.parse(record.body) else { return nil }
+            if isSubscription { subscriptions.append(entry) } else { products.append(entry) }
+        }
+        return JSONNode(.object(["subscriptions": .array(subscriptions), "products": .array(products)]))
     }
 }

@@ -93,6 +93,25 @@ struct GooglePlayLedgerTests {
         #expect(try await ledger.apply(push) == .duplicate)
     }
 
+    /// Found by the fuzzer: a bare purchase that names a token of its own other than the one it was posted
+    /// with was kept, and every later snapshot of its customer failed; it is refused and stores nothing.
+    @Test func aBarePurchaseNamingAnotherTokenIsRefused() async throws {
+        let ledger = ledger()
+        let product = JSONValue.object([
+            "kind": .string("androidpublisher#productPurchase"), "productId": .string("trails_pro"),
+            "purchaseToken": .string("tok-own"), "purchaseTimeMillis": .string("1746000000000"),
+            "purchaseState": .integer(0), "consumptionState": .integer(0),
+            "obfuscatedExternalAccountId": .string("acct-9"),
+        ])
+        do {
+            _ = try await ledger.apply(Self.document(product, token: "tok-posted", at: "2025-05-01"))
+            Issue.record("a purchase whose own token differs was kept")
+        } catch {
+            #expect(error.kind == .malformedBody)
+        }
+        #expect(try await ledger.snapshot(for: "acct-9", at: Self.instant("2025-05-02")).entitlements.isEmpty)
+    }
+
     @Test func anotherPackageIsRefused() async throws {
         let push = Self.push(
             messageId: "x", ["testNotification": .object(["version": .string("1.0")])], package: "com.other")
