@@ -44,12 +44,14 @@ enum GooglePlayLedgerRecords {
             let records = try entries.map { entry throws(DocumentError) in
                 try record(token: entry.token, productId: entry.productId, purchase: entry.purchase, at: receivedAt)
             }
-            // What is kept must read back as the adapter's listing: a bare purchase whose own token or
-            // product differs from the one it was posted with is refused now, not when a snapshot is asked.
+            // What is kept must read back as the adapter's listing and map: a bare purchase whose own token
+            // or product differs from the one it was posted with, or tokens linked in a loop, are refused
+            // now, not when a snapshot is asked.
             guard let listing = listing(of: records) else {
                 throw LedgerRefusal(.malformedBody, "a Play record does not read back")
             }
-            _ = try PlayPurchases(reading: listing, form: .listing)
+            _ = try PlayPurchases(reading: listing, form: .listing).snapshot(
+                provider: .googlePlay, catalog: EntitlementCatalog(products: [:]), at: receivedAt)
             return records
         } catch let error as DocumentError {
             throw LedgerRefusal(.malformedBody, error.description, documentError: error)
