@@ -102,6 +102,10 @@ seed_dirs+=("$seed_scratch")
 log="$scratch/$target.log"
 echo "fuzz: $target for ${seconds}s"
 set +e
+# A harness that turns libFuzzer's leak checks off turns off AddressSanitizer's check at exit too.
+if [[ " ${harness_flags[*]-} " == *" -detect_leaks=0 "* ]]; then
+  export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+fi
 # Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
 SWIFT_BACKTRACE=enable=no "$binary" "$scratch/corpus/$target" "${seed_dirs[@]}" \
   -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
