@@ -47,11 +47,12 @@ enum QonversionWireFormat: Sendable, Hashable {
         let isList = envelope["object"] == .string("list")
         // Stripe's list objects share the envelope; their elements name another kind of object, and their
         // `url` is under Stripe's `/v1/`.
-        if case .object(let first)? = items.first, case .string(let kind)? = first["object"], kind != "user_entitlement"
+        if case .object(let first)? = items.first, case .string(let kind)? = first["object"],
+            kind == "subscription" || kind == "checkout.session"
         {
             return nil
         }
-        if case .string(let url)? = envelope["url"], url.hasPrefix("/v1/") { return nil }
+        if items.isEmpty, case .string(let url)? = envelope["url"], url.hasPrefix("/v1/") { return nil }
         if isList, envelope["has_more"] != nil || envelope["url"] != nil { return .v4List }
         guard case .object(let first)? = items.first else {
             // An empty `data: []` is a Qonversion list (a user with no entitlements); a non-object
