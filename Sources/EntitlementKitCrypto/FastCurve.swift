@@ -16,6 +16,8 @@ protocol FixedWidthModular: Sendable, Equatable {
     static func + (a: Self, b: Self) -> Self
     static func - (a: Self, b: Self) -> Self
     static func * (a: Self, b: Self) -> Self
+    /// self · self, cheaper than `self * self`.
+    var squared: Self { get }
 }
 
 extension P256FieldElement: FixedWidthModular {}
@@ -31,7 +33,7 @@ extension FixedWidthModular {
         exponent.subtract(WideInteger(2))
         var result = Self.one
         for bit in (0..<Self.bitLength).reversed() {
-            result = result * result
+            result = result.squared
             if exponent.bit(bit) { result = result * self }
         }
         return result
@@ -85,17 +87,17 @@ struct ProjectivePoint<Field: FixedWidthModular>: Sendable {
     /// 2·self with the a = −3 shortcut ("dbl-2001-b", Explicit-Formulas Database): 3M + 5S.
     func doubled() -> ProjectivePoint {
         if isInfinity { return self }
-        let delta = z * z
-        let gamma = y * y
+        let delta = z.squared
+        let gamma = y.squared
         let beta = x * gamma
         let product = (x - delta) * (x + delta)
         let alpha = product + product + product
         let twoBeta = beta + beta
         let fourBeta = twoBeta + twoBeta
-        let newX = alpha * alpha - (fourBeta + fourBeta)
+        let newX = alpha.squared - (fourBeta + fourBeta)
         let sum = y + z
-        let newZ = sum * sum - gamma - delta
-        let gammaSquared = gamma * gamma
+        let newZ = sum.squared - gamma - delta
+        let gammaSquared = gamma.squared
         let twoGammaSquared = gammaSquared + gammaSquared
         let fourGammaSquared = twoGammaSquared + twoGammaSquared
         let newY = alpha * (fourBeta - newX) - (fourGammaSquared + fourGammaSquared)
@@ -106,16 +108,16 @@ struct ProjectivePoint<Field: FixedWidthModular>: Sendable {
     /// points give infinity: ECDSA's sums can meet both (Wycheproof builds signatures that do).
     func adding(_ other: CurvePoint<Field>) -> ProjectivePoint {
         if isInfinity { return ProjectivePoint(other) }
-        let zSquared = z * z
+        let zSquared = z.squared
         let otherX = other.x * zSquared
         let otherY = other.y * (z * zSquared)
         let h = otherX - x
         let r = otherY - y
         if h.isZero { return r.isZero ? doubled() : .infinity }
-        let hSquared = h * h
+        let hSquared = h.squared
         let hCubed = h * hSquared
         let v = x * hSquared
-        let newX = r * r - hCubed - (v + v)
+        let newX = r.squared - hCubed - (v + v)
         let newY = r * (v - newX) - y * hCubed
         return ProjectivePoint(x: newX, y: newY, z: z * h)
     }
@@ -177,7 +179,7 @@ extension FixedWidthCurve {
         // x mod n = r, where x = X/Z² is below p < 2n: x is r or r + n. Comparing X with r·Z² (and (r + n)·Z²
         // when that is below p) needs no field inversion. Montgomery forms are fully reduced, so equal
         // values compare equal.
-        let zSquared = sum.z * sum.z
+        let zSquared = sum.z.squared
         if Field.entering(Field(plain: r)) * zSquared == sum.x { return true }
         var rPlusN = r
         let p = Field.modulus.wide
