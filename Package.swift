@@ -81,7 +81,7 @@ let package = Package(
         // Web billing: Stripe subscriptions, Checkout Sessions and signed webhook events.
         .target(
             name: "EntitlementKitStripe",
-            dependencies: ["EntitlementKit"],
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitLedger"],
             path: "Adapters/Stripe"
         ),
 
@@ -226,7 +226,8 @@ let package = Package(
             name: "StripeAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitStripe", "EntitlementKitFixtures", "EntitlementKitMigration",
-                "EntitlementKitGooglePlay",
+                "EntitlementKitGooglePlay", "EntitlementKitLedger", "EntitlementKitCrypto", "EntitlementKitAppStore",
+                "EntitlementKitTesting",
             ]
         ),
         // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.

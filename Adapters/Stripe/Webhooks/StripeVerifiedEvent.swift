@@ -13,6 +13,8 @@ public struct StripeVerifiedEvent: Sendable, Hashable {
     public let type: String
     /// The event's `created`.
     public let created: Date
+    /// The event's `livemode`: `false` for a test-mode event.
+    public let livemode: Bool
     /// The signature's timestamp `t`.
     public let signedAt: Date
     /// The parsed body.
@@ -23,6 +25,7 @@ public struct StripeVerifiedEvent: Sendable, Hashable {
         id = event.id
         type = event.type
         created = event.created
+        livemode = event.livemode
         self.signedAt = signedAt
     }
 }

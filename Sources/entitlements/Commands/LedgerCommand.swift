@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
+import EntitlementKitStripe
 import Foundation
 
 /// `entitlements ledger replay`: rebuilds a ledger from a JSON Lines log of notifications, documents,
@@ -18,8 +19,8 @@ enum LedgerCommand: Command {
             LOG is JSON Lines, one input per line: {"notification": {"source", "body", "headers"}, "receivedAt"}, \
             {"document": {"source", "body", "purchaseToken"?, "appUserId"?}, "receivedAt"}, {"logIn": {"from", \
             "to"}} or {"link": {"accountToken" | "obfuscatedAccountId" | "stripeCustomer": ID, "appUserId"}}; \
-            sources appStore (needs --bundle-id), googlePlay (needs --package-name), stripe (needs \
-            --webhook-secret-file). Prints one unified snapshot per customer at --at (JSON Lines, each customer \
+            sources appStore (needs --bundle-id), googlePlay (needs --package-name), stripe (webhooks need \
+            --webhook-secret-file, repeatable: any of the secrets verifies). Prints one unified snapshot per customer at --at (JSON Lines, each customer \
             by its first app user id, sorted by bytes). A line that is not one of these forms, or that the \
             ledger refuses, is reported on standard error and the rest is still applied. With --state the \
             ledger is kept in that directory: replaying a log in two halves gives what one replay gives.
@@ -76,9 +77,15 @@ enum LedgerCommand: Command {
         let store: any LedgerStore
         if let path = arguments.value("--state") {
             do {
-                store = try DirectoryLedgerStore(directory: URL(fileURLWithPath: path))
-            } catch {
+                // The store makes its own folder only; a state kept under a new path needs its parents too.
+                let directory = URL(fileURLWithPath: path)
+                try FileManager.default.createDirectory(
+                    at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+                store = try DirectoryLedgerStore(directory: directory)
+            } catch let error as LedgerRefusal {
                 throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
+            } catch {
+                throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.localizedDescription)")
             }
         } else {
             store = InMemoryLedgerStore()
@@ -146,7 +153,11 @@ enum LedgerReplaySources {
         if let packageName = arguments.value("--package-name") {
             sources.append(GooglePlayLedgerSource(catalog: store.catalog, packageName: packageName))
         }
-        // Stripe joins here from its module (`--webhook-secret-file`, `--app-user-id-key`).
+        // Stripe reads documents without a secret; its webhooks need one (without, each is refused).
+        sources.append(
+            StripeLedgerSource(
+                catalog: store.catalog, webhookSecrets: try WebhookSecretFiles.secrets(arguments, command: command),
+                appUserIdMetadataKey: store.appUserIdMetadataKey))
         return sources
     }
 }

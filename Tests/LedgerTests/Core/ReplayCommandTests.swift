@@ -134,4 +134,117 @@ struct ReplayCommandTests {
         #expect(
             try await Self.run(["ledger", "replay", "--restore-behavior", "steal", scratch.path("x")]).status == 64)
     }
+    // MARK: Stripe
+
+    /// A `customer.subscription.created` for `sub_cli` of customer `cus_cli`, metadata `app_user_id` alice and
+    /// `uid` uma, byte for byte as signed below.
+    static let stripeEvent =
+        #"{"id":"evt_cli_1","object":"event","type":"customer.subscription.created","created":1757930000,"livemode":true,"data":{"object":{"id":"sub_cli","object":"subscription","status":"active","livemode":true,"created":1757930000,"customer":"cus_cli","metadata":{"app_user_id":"alice","uid":"uma"},"items":{"object":"list","has_more":false,"data":[{"id":"si_1","object":"subscription_item","current_period_start":1757930000,"current_period_end":1760522000,"price":{"id":"price_pro","object":"price","product":"prod_Pro"}}]}}}}"#
+    static let alphaSecret = "whsec_alpha_0123456789abcdefABCDEF"
+    static let betaSecret = "whsec_beta_fedcba9876543210FEDCBA"
+    /// HMAC-SHA256 of "1757930400." + the event under each secret, computed with Python's `hmac`.
+    static let signedByAlpha = "t=1757930400,v1=0c2ec0a3bd238cbaa9ea20914642171f363848d0f3915d4e309d58cb86387ee5"
+    static let signedByBeta = "t=1757930400,v1=246df877296f17df7c8203f96c7ef4cc79f792c43260f8b026690ba74b3d061d"
+
+    static func stripeLine(signature: String?, receivedAt: String = "2025-09-15T10:00:00Z") -> String {
+        var headers: [String: JSONValue] = ["Content-Type": .string("application/json")]
+        if let signature { headers["Stripe-Signature"] = .string(signature) }
+        return JSONValue.object([
+            "notification": .object([
+                "source": .string("stripe"), "body": .string(stripeEvent), "headers": .object(headers),
+            ]),
+            "receivedAt": .string(receivedAt),
+        ]).compactText
+    }
+
+    /// The replay of `lines` with a secret file per entry of `secrets` (written as given).
+    func stripeReplay(_ scratch: Scratch, lines: [String], secrets: [String], extra: [String] = []) async throws
+        -> Run
+    {
+        let log = scratch.path("stripe-\(UUID().uuidString).jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: log))
+        var arguments = ["ledger", "replay"]
+        for (index, secret) in secrets.enumerated() {
+            let path = scratch.path("secret-\(index)-\(UUID().uuidString)")
+            try Data(secret.utf8).write(to: URL(fileURLWithPath: path))
+            arguments += ["--webhook-secret-file", path]
+        }
+        return try await Self.run(arguments + extra + ["--at", "2025-09-20T00:00:00Z", log])
+    }
+
+    @Test func stripeWebhooksVerifyWithAnyConfiguredSecretFile() async throws {
+        let scratch = try Scratch()
+        let forged = "t=1757930400,v1=" + String(repeating: "0", count: 64)
+        let lines = [
+            Self.stripeLine(signature: Self.signedByBeta), Self.stripeLine(signature: Self.signedByAlpha),
+            Self.stripeLine(signature: forged), Self.stripeLine(signature: nil),
+            Self.stripeLine(signature: Self.signedByAlpha, receivedAt: "2025-09-15T10:05:01Z"),
+        ]
+        // Trailing spaces, tabs, CR and LF of a secret file are not part of the secret.
+        let run = try await stripeReplay(
+            scratch, lines: lines, secrets: [Self.alphaSecret + " \t\r\n", Self.betaSecret + "\n"],
+            extra: ["--outcomes", scratch.path("o")])
+        #expect(run.status == 65)
+        let outcomes = try String(contentsOfFile: scratch.path("o"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONValue.parse(String($0)) }
+        #expect(
+            outcomes.map { $0["outcome"] }
+                == ["applied", "duplicate", "refused", "refused", "refused"].map(JSONValue.string))
+        let snapshots = run.output.split(separator: "\n").map { try? EntitlementSnapshot(json: Data($0.utf8)) }
+        #expect(snapshots.count == 1)
+        #expect(snapshots.first??.appUserId == "alice")
+        #expect(snapshots.first??.isActive("prod_Pro") == true)
+        #expect(snapshots.first??.verification == .verified)
+    }
+
+    @Test func aRotatedOutStripeSecretIsRefusedAndStoresNothing() async throws {
+        let scratch = try Scratch()
+        let run = try await stripeReplay(
+            scratch, lines: [Self.stripeLine(signature: Self.signedByBeta)], secrets: [Self.alphaSecret])
+        #expect(run.status == 65)
+        #expect(run.output.isEmpty)
+        #expect(run.error.contains("line 1"))
+        // No secret at all: a Stripe webhook cannot verify.
+        let none = try await stripeReplay(scratch, lines: [Self.stripeLine(signature: Self.signedByAlpha)], secrets: [])
+        #expect(none.status == 65)
+        #expect(none.output.isEmpty)
+    }
+
+    @Test func theStripeAppUserIdKeyIsConfigurable() async throws {
+        let scratch = try Scratch()
+        let run = try await stripeReplay(
+            scratch, lines: [Self.stripeLine(signature: Self.signedByAlpha)], secrets: [Self.alphaSecret],
+            extra: ["--app-user-id-key", "uid"])
+        #expect(run.status == 0, "\(run.error)")
+        let snapshot = try EntitlementSnapshot(json: Data(run.output.utf8))
+        #expect(snapshot.appUserId == "uma")
+        #expect(try await stripeReplay(scratch, lines: [], secrets: [], extra: ["--app-user-id-key", ""]).status == 64)
+    }
+
+    @Test func aWebhookSecretFileThatIsNotOneIsUsageAndAnUnreadableOneIs66() async throws {
+        let scratch = try Scratch()
+        for secret in [" whsec_leading", "sk_live_not_a_webhook_secret", "whsec_inner space", "", "\n"] {
+            let run = try await stripeReplay(scratch, lines: [], secrets: [secret])
+            #expect(run.status == 64, "\(secret)")
+        }
+        let missing = try await Self.run([
+            "ledger", "replay", "--webhook-secret-file", scratch.path("absent"), scratch.path("log"),
+        ])
+        #expect(missing.status == 66)
+    }
+
+    @Test func stateMakesItsMissingParentFolders() async throws {
+        let scratch = try Scratch()
+        let state = scratch.path("deep/er/state")
+        let run = try await stripeReplay(
+            scratch, lines: [Self.stripeLine(signature: Self.signedByAlpha)], secrets: [Self.alphaSecret],
+            extra: ["--state", state])
+        #expect(run.status == 0, "\(run.error)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: state, isDirectory: &isDirectory) && isDirectory.boolValue)
+        // The state holds what was applied: a second replay of nothing answers the same customer.
+        let again = try await stripeReplay(scratch, lines: [], secrets: [], extra: ["--state", state])
+        #expect(again.status == 0)
+        #expect(again.output == run.output)
+    }
 }
