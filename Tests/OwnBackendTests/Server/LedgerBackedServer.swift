@@ -81,12 +81,26 @@ final class LedgerBackedServer: Sendable {
         var headers: [String: String] = [:]
         for header in request.headers { headers[header.name] = header.value }
         let path = String(request.target.prefix { $0 != "?" })
-        Task { [headers] in
+        // The routes run on a queue of the server's own: a full suite can hold every cooperative thread
+        // with work of its own for longer than a client waits, and the reply must not wait for one.
+        Task(executorPreference: RouteExecutor.shared) { [headers] in
             answer.set(await routes.handle(method: request.method, path: path, headers: headers, body: request.body))
             done.signal()
         }
         guard done.wait(timeout: .now() + 30) == .success, let reply = answer.value else { return .drop }
         return .respond(status: reply.status, headers: [.init("Content-Type", "application/json")], body: reply.body)
+    }
+}
+
+/// Runs the routes' tasks (and the default actors they call, such as the ledger) on a Dispatch queue
+/// outside Swift's cooperative pool.
+private final class RouteExecutor: TaskExecutor {
+    static let shared = RouteExecutor()
+    private let queue = DispatchQueue(label: "LedgerBackedServer.routes")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
