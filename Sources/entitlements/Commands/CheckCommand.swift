@@ -23,7 +23,7 @@ enum CheckCommand: Command {
             .init(name: "FILE", help: "The document; - reads standard input."),
             .init(name: "ID...", help: "Entitlement ids that must all be active."),
         ],
-        options: [CommonOptions.from, CommonOptions.at] + StoreOptions.definitions,
+        options: [CommonOptions.from, CommonOptions.at] + StoreOptions.definitions + StripeWebhookOptions.definitions,
         positionalCount: (1, nil),
         exitStatuses:
             "  0 printed (and every ID is active); 1 some ID is not active; 64 usage; 65 bad document; 66 cannot open FILE"
@@ -32,8 +32,15 @@ enum CheckCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
-        let snapshot = try context.snapshot(
-            of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
+        let input = InputFile(argument: arguments.positionals[0])
+        let snapshot: EntitlementSnapshot
+        if let verified = try StripeWebhookOptions.snapshot(
+            arguments, of: input, format: format, at: instant, command: definition.name)
+        {
+            snapshot = verified
+        } else {
+            snapshot = try context.snapshot(of: input, format: format, at: instant)
+        }
         var requested: [String] = []
         for id in arguments.positionals.dropFirst() where !requested.contains(id) { requested.append(id) }
         try context.emit(

@@ -17,7 +17,7 @@ enum ConvertCommand: Command {
         options: [
             CommonOptions.from, CommonOptions.at,
             .init(name: "--compact", valueName: nil, help: "Print one line instead of indented JSON."),
-        ] + StoreOptions.definitions,
+        ] + StoreOptions.definitions + StripeWebhookOptions.definitions,
         positionalCount: (1, 1),
         exitStatuses: "  0 printed; 64 usage; 65 bad document; 66 cannot open FILE"
     )
@@ -25,8 +25,15 @@ enum ConvertCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
-        let snapshot = try context.snapshot(
-            of: InputFile(argument: arguments.positionals[0]), format: format, at: instant)
+        let input = InputFile(argument: arguments.positionals[0])
+        let snapshot: EntitlementSnapshot
+        if let verified = try StripeWebhookOptions.snapshot(
+            arguments, of: input, format: format, at: instant, command: definition.name)
+        {
+            snapshot = verified
+        } else {
+            snapshot = try context.snapshot(of: input, format: format, at: instant)
+        }
         let compact = arguments.has("--compact")
         try context.emit(snapshot.canonicalJSON(compact: compact) + (compact ? "\n" : ""))
         return .success

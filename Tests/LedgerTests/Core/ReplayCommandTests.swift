@@ -248,3 +248,99 @@ struct ReplayCommandTests {
         #expect(again.output == run.output)
     }
 }
+
+/// `convert` and `check` on a Stripe webhook body with `--stripe-signature` (stripe-mapping.md, Webhooks),
+/// through the built tool, with the signatures of ``ReplayCommandTests`` (computed with Python's `hmac`).
+@Suite("entitlements convert / check with a Stripe signature", .timeLimit(.minutes(5)))
+struct StripeSignatureCommandTests {
+    func run(_ scratch: ReplayCommandTests.Scratch, _ command: [String], body: String = ReplayCommandTests.stripeEvent)
+        async throws -> ReplayCommandTests.Run
+    {
+        let payload = scratch.path("payload-\(UUID().uuidString).json")
+        try Data(body.utf8).write(to: URL(fileURLWithPath: payload))
+        let alpha = scratch.path("alpha.txt")
+        try Data((ReplayCommandTests.alphaSecret + "\n").utf8).write(to: URL(fileURLWithPath: alpha))
+        let named = command.map { $0 == "ALPHA" ? alpha : $0 == "PAYLOAD" ? payload : $0 }
+        // The payload goes last unless the command places it (check's FILE comes before its IDs).
+        let arguments = command.contains("PAYLOAD") ? named : named + [payload]
+        return try await ReplayCommandTests.run(arguments)
+    }
+
+    static let signed = ["--stripe-signature", ReplayCommandTests.signedByAlpha, "--webhook-secret-file", "ALPHA"]
+
+    @Test func aSignedWebhookConvertsAsVerified() async throws {
+        let scratch = try ReplayCommandTests.Scratch()
+        for from in [["--from", "stripe"], ["--from", "STRIPE"], []] {
+            let run = try await run(scratch, ["convert"] + from + Self.signed + ["--at", "2025-09-15T10:00:00Z"])
+            #expect(run.status == 0, "\(run.error)")
+            let snapshot = try EntitlementSnapshot(json: Data(run.output.utf8))
+            #expect(snapshot.verification == .verified)
+            #expect(snapshot.appUserId == "alice")
+            #expect(snapshot.isActive("prod_Pro"))
+        }
+        let check = try await run(
+            scratch,
+            ["check", "--from", "stripe"] + Self.signed + ["--at", "2025-09-15T10:00:00Z", "PAYLOAD", "prod_Pro"])
+        #expect(check.status == 0, "\(check.error)")
+    }
+
+    @Test func aFailedCheckIsADocumentErrorWithNothingOnStandardOutput() async throws {
+        let scratch = try ReplayCommandTests.Scratch()
+        let beta = ["--stripe-signature", ReplayCommandTests.signedByBeta, "--webhook-secret-file", "ALPHA"]
+        let cases: [([String], String)] = [
+            (
+                ["convert", "--from", "stripe"] + beta + ["--at", "2025-09-15T10:00:00Z"],
+                ReplayCommandTests.stripeEvent
+            ),
+            (
+                ["convert", "--from", "stripe"] + Self.signed + ["--at", "2025-09-15T10:05:01Z"],
+                ReplayCommandTests.stripeEvent
+            ),
+            (
+                ["convert", "--from", "stripe"] + Self.signed + ["--at", "2025-09-15T09:54:59Z"],
+                ReplayCommandTests.stripeEvent
+            ),
+            // The payload is the file's exact bytes: a final newline is another body.
+            (
+                ["convert", "--from", "stripe"] + Self.signed + ["--at", "2025-09-15T10:00:00Z"],
+                ReplayCommandTests.stripeEvent + "\n"
+            ),
+            (["check", "--from", "stripe"] + beta + ["--at", "2025-09-15T10:00:00Z"], ReplayCommandTests.stripeEvent),
+        ]
+        for (command, body) in cases {
+            let result = try await run(scratch, command, body: body)
+            #expect(result.status == 65, "\(command)")
+            #expect(result.output.isEmpty)
+            #expect(result.error.contains("Stripe-Signature"), "\(result.error)")
+        }
+        let wider = try await run(
+            scratch,
+            ["convert", "--from", "stripe"] + Self.signed + [
+                "--at", "2025-09-15T10:05:01Z", "--webhook-tolerance", "301",
+            ])
+        #expect(wider.status == 0, "\(wider.error)")
+    }
+
+    @Test func theWebhookOptionsGoTogetherAndAreChecked() async throws {
+        let scratch = try ReplayCommandTests.Scratch()
+        let usages: [[String]] = [
+            ["convert", "--from", "stripe", "--stripe-signature", ReplayCommandTests.signedByAlpha],
+            ["convert", "--from", "stripe", "--webhook-secret-file", "ALPHA"],
+            ["convert", "--from", "revenuecat"] + Self.signed,
+            ["convert", "--from", "stripe"] + Self.signed + ["--webhook-tolerance", "0"],
+            ["convert", "--from", "stripe"] + Self.signed + ["--webhook-tolerance", "-5"],
+            ["convert", "--from", "stripe"] + Self.signed + ["--webhook-tolerance", "1.5"],
+            ["check", "--from", "stripe", "--webhook-tolerance", "30"],
+        ]
+        for command in usages {
+            let result = try await run(scratch, command)
+            #expect(result.status == 64, "\(command): \(result.error)")
+            #expect(result.output.isEmpty)
+        }
+        let missing = try await ReplayCommandTests.run([
+            "convert", "--from", "stripe", "--stripe-signature", ReplayCommandTests.signedByAlpha,
+            "--webhook-secret-file", scratch.path("absent"), scratch.path("payload"),
+        ])
+        #expect(missing.status == 66)
+    }
+}
