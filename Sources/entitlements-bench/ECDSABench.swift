@@ -5,44 +5,61 @@ import Foundation
 
 /// `entitlements-bench --ecdsa`: App Store signature checking, beside OpenSSL (Python's `cryptography`) in
 /// the same run when it is installed — compare figures only within one run, as machines of one kind differ.
+/// Every figure is the median of several rounds.
 ///
-/// 1. P-256 and P-384 verifications per CPU-second (RFC 6979's example keys and signatures, A.2.5 and A.2.6).
+/// 1. P-256 and P-384 verifications per CPU-second (RFC 6979's example keys and signatures, A.2.5 and A.2.6),
+///    `rounds` rounds of `seconds` each, curves alternating; then OpenSSL's the same way.
 /// 2. One whole JWS (the signed fixtures' test chain): warm (the verified chain cached) and cold (a new
 ///    verifier each time: the chain's two certificate checks on every JWS).
 /// 3. `entitlements convert --from appstore` on 2,000 distinct JWS of one chain against the Python script
 ///    that parses each header, verifies the chain once per distinct x5c, verifies each ES256 signature and
-///    parses each payload (`python/appstore_jws.py`); the median of three runs each, in CPU seconds.
+///    parses each payload (`python/appstore_jws.py`); runs alternate, in CPU seconds.
 enum ECDSABench {
-    static func report(executable: String, seconds: Double = 1) throws {
+    static func report(executable: String, seconds: Double = 0.5, rounds: Int = 5) throws {
         guard let p256 = try? ECDSAPublicKey(curve: .p256, x963Representation: bytes(p256Key)),
             let p384 = try? ECDSAPublicKey(curve: .p384, x963Representation: bytes(p384Key))
         else { return print("- ECDSA: the sample keys did not load") }
         let sample = Array("sample".utf8)
         let p256Digest = SHA256.digest(of: sample)
         let p384Digest = SHA384.hash(sample)
-        let p256Rate = measure(seconds: seconds) {
-            p256.isValidSignature(rawRepresentation: bytes(p256Signature), digest: p256Digest)
-        }
-        let p384Rate = measure(seconds: seconds) {
-            p384.isValidSignature(rawRepresentation: bytes(p384Signature), digest: p384Digest)
+        let (p256Signature, p384Signature) = (bytes(p256Signature), bytes(p384Signature))
+        var p256Rates: [Double] = []
+        var p384Rates: [Double] = []
+        for _ in 0..<rounds {
+            p256Rates.append(
+                measure(seconds: seconds) {
+                    p256.isValidSignature(rawRepresentation: p256Signature, digest: p256Digest)
+                })
+            p384Rates.append(
+                measure(seconds: seconds) {
+                    p384.isValidSignature(rawRepresentation: p384Signature, digest: p384Digest)
+                })
         }
         let openSSL =
-            python(["ecdsa", String(seconds)]).flatMap { try? JSONSerialization.jsonObject(with: $0) }
-            as? [String: Double]
-        print("\n| verification | per CPU-second | OpenSSL (Python cryptography) | ratio |")
+            python(["ecdsa", String(seconds), String(rounds)]).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+            as? [String: [Double]]
+        print("\n\(rounds) rounds of \(format(seconds, 1)) CPU-s each; medians (min–max)\n")
+        print("| verification | per CPU-second | OpenSSL (Python cryptography) | ratio |")
         print("|---|---|---|---|")
-        for (name, rate, key) in [("P-256 (ES256)", p256Rate, "p256"), ("P-384 (certificates)", p384Rate, "p384")] {
-            let theirs = openSSL?[key]
+        for (name, rates, key) in [("P-256 (ES256)", p256Rates, "p256"), ("P-384 (certificates)", p384Rates, "p384")] {
+            let ours = Statistics.median(rates)
+            let theirs = openSSL?[key].map(Statistics.median)
             print(
-                "| \(name) | \(format(rate, 0)) | \(theirs.map { format($0, 0) } ?? "not installed") | "
-                    + "\(theirs.map { format(rate / $0, 2) + "×" } ?? "") |")
+                "| \(name) | \(spread(rates)) | \(openSSL?[key].map(spread) ?? "not installed") | "
+                    + "\(theirs.map { format(ours / $0, 2) + "×" } ?? "") |")
         }
-        try wholeJWS(seconds: seconds)
-        try convert(executable: executable)
+        try wholeJWS(seconds: seconds, rounds: rounds)
+        try convert(executable: executable, runs: rounds)
+    }
+
+    /// "median (min–max)", whole numbers.
+    private static func spread(_ values: [Double]) -> String {
+        guard let low = values.min(), let high = values.max() else { return "" }
+        return "\(format(Statistics.median(values), 0)) (\(format(low, 0))–\(format(high, 0)))"
     }
 
     /// One signed fixture verified again and again: with its chain cached, and with a new verifier each time.
-    private static func wholeJWS(seconds: Double) throws {
+    private static func wholeJWS(seconds: Double, rounds: Int) throws {
         let signed = repository.appendingPathComponent("Fixtures/appstore/signed")
         let root = try Data(contentsOf: signed.appendingPathComponent("test-root.der"))
         let listing = try Data(contentsOf: signed.appendingPathComponent("transactions.json"))
@@ -50,16 +67,21 @@ enum ECDSABench {
             throw BenchFailure("no JWS in \(signed.path)/transactions.json")
         }
         let warm = AppStoreJWSVerifier(rootCertificates: [root])
-        let warmRate = measure(seconds: seconds) { (try? warm.verify(jws, path: .root)) != nil }
-        let coldRate = measure(seconds: seconds) {
-            (try? AppStoreJWSVerifier(rootCertificates: [root]).verify(jws, path: .root)) != nil
+        var warmRates: [Double] = []
+        var coldRates: [Double] = []
+        for _ in 0..<rounds {
+            warmRates.append(measure(seconds: seconds) { (try? warm.verify(jws, path: .root)) != nil })
+            coldRates.append(
+                measure(seconds: seconds) {
+                    (try? AppStoreJWSVerifier(rootCertificates: [root]).verify(jws, path: .root)) != nil
+                })
         }
-        print("| a whole JWS, chain cached (warm) | \(format(warmRate, 0)) | | |")
-        print("| a whole JWS, chain checked (cold) | \(format(coldRate, 0)) | | |")
+        print("| a whole JWS, chain cached (warm) | \(spread(warmRates)) | | |")
+        print("| a whole JWS, chain checked (cold) | \(spread(coldRates)) | | |")
     }
 
     /// `convert --from appstore` on a fresh corpus against the chain-cached Python script.
-    private static func convert(executable: String) throws {
+    private static func convert(executable: String, runs: Int) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "entitlements-bench-jws-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,7 +97,7 @@ enum ECDSABench {
         var oursWall: [Double] = []
         var theirs: [Double] = []
         var theirsWall: [Double] = []
-        for _ in 0..<3 {
+        for _ in 0..<runs {
             let (cpu, wall) = try childTimes {
                 _ = try Subprocess.run(
                     tool.path,
@@ -94,7 +116,8 @@ enum ECDSABench {
             theirsWall.append(wallSeconds)
         }
         let (ourRate, theirRate) = (Double(count) / Statistics.median(ours), Double(count) / Statistics.median(theirs))
-        print("\n| \(count) distinct JWS of one chain | JWS per CPU-second | JWS per second (wall) |")
+        print("\n\(runs) runs each, alternating; medians\n")
+        print("| \(count) distinct JWS of one chain | JWS per CPU-second | JWS per second (wall) |")
         print("|---|---|---|")
         print(
             "| entitlements convert --from appstore (whole process) | \(format(ourRate, 0)) | "

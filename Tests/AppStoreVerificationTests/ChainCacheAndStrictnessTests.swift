@@ -106,7 +106,7 @@ import Testing
         cache.store(chain, leaf: Array("c".utf8), intermediate: [1], header: Array("c".utf8), hashedHeader: SHA256())
         #expect(cache.count == 2)
         #expect(cache.chain(leaf: Array("b".utf8), intermediate: [1]) == nil)
-        #expect(cache.chain(header: Array("a".utf8)) != nil)
+        #expect(cache.chain(header: Array("a".utf8)[...]) != nil)
         #expect(cache.chain(leaf: Array("a".utf8), intermediate: [2]) == nil)
     }
 

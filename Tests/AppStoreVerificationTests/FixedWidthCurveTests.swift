@@ -68,11 +68,13 @@ struct FixedWidthCurveTests {
         #expect(
             try combination(type, curve, u1: minusOne, u2: minus(2, from: n), privateKey: small(2))
                 == multiple(curve, minus(5, from: n)))
-        // The inverse modulo n.
+        // The inverse modulo n and modulo p: value · value⁻¹ = 1 (both in Montgomery form, so the product
+        // is 1 in Montgomery form).
         for value in [one, small(2), small(0xdead_beef), minusOne, minus(12345, from: n)] {
-            let inverse = ScalarInverse.inverse(of: value, modulus: n)
-            let product = (Curve.Scalar.entering(Curve.Scalar(plain: value)) * Curve.Scalar(plain: inverse)).wide
-            #expect(product == one)
+            let scalar = Curve.Scalar.entering(Curve.Scalar(plain: value))
+            #expect(scalar * scalar.inverse == Curve.Scalar.one)
+            let element = Curve.Field.entering(Curve.Field(plain: value))
+            #expect(element * element.inverse == Curve.Field.one)
         }
     }
 

@@ -83,53 +83,87 @@ public struct AppStoreJWSVerifier: Sendable {
 
     /// `jws` verified; any failure is a located error at `path` naming what failed.
     public func verify(_ jws: String, path: JSONPath) throws(DocumentError) -> VerifiedJWS {
+        guard let parts = CompactJWS(jws), let payloadBytes = Base64URL.decode(bytes: parts.payload) else {
+            throw Self.notAJWS(jws, path: path)
+        }
+        // Not parsed yet is not an error yet: the checks refuse a payload that is not an object where they
+        // need its signedDate, after the header's own refusals.
+        let payload = try? JSONValue.parse(Data(payloadBytes))
+        let signedDate = try checkedSignedDate(of: parts, payload: payload, path: path)
+        return VerifiedJWS(payload: Data(payloadBytes), signedDate: signedDate)
+    }
+
+    /// The payload of `jws` as an object node at `path` — decoded, parsed and, unless `isReadableTestData`
+    /// says it is test data that may be read unverified, checked as `verify` checks — and whether it was.
+    /// The JWS is cut and its payload decoded and parsed once; the payload returned is the one whose bytes
+    /// the signature covers.
+    func openedPayload(
+        of jws: String, path: JSONPath, isReadableTestData: (JSONNode) throws(DocumentError) -> Bool
+    ) throws(DocumentError) -> (payload: JSONNode, isVerified: Bool) {
+        guard let parts = CompactJWS(jws), let payloadBytes = Base64URL.decode(bytes: parts.payload),
+            !payloadBytes.isEmpty
+        else { throw Self.notAJWS(jws, path: path) }
+        let payload = try AppStoreItemReader.payloadNode(Data(payloadBytes), at: path)
+        if try isReadableTestData(payload) { return (payload, false) }
+        _ = try checkedSignedDate(of: parts, payload: payload.value, path: path)
+        return (payload, true)
+    }
+
+    private static func notAJWS(_ jws: String, path: JSONPath) -> DocumentError {
+        DocumentError(
+            kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
+            reason: "is not a JWS (three base64url parts separated by dots)")
+    }
+
+    /// Every check of `verify` on a JWS cut into its parts, whose payload decoded (and parsed to `payload`,
+    /// nil when it is not JSON); the payload's signedDate when all pass.
+    private func checkedSignedDate(
+        of parts: CompactJWS, payload: JSONValue?, path: JSONPath
+    ) throws(DocumentError) -> Date {
         func refuse(_ reason: String) -> DocumentError {
             DocumentError(kind: .invalidValue, path: path, reason: "is a JWS that does not verify: " + reason)
         }
-        let notAJWS = DocumentError(
-            kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
-            reason: "is not a JWS (three base64url parts separated by dots)")
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payloadBytes = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
-        else { throw notAJWS }
-        let headerText = Array(parts[0].utf8)
+        guard let signature = Base64URL.decode(bytes: parts.signature) else {
+            throw Self.notAJWS(String(decoding: parts.bytes, as: UTF8.self), path: path)
+        }
         let chain: VerifiedChainCache.Chain
         var hasher: SHA256
         let signedDate: Date
-        if let (cached, hashedHeader) = chainCache.chain(header: headerText) {
+        if let (cached, hashedHeader) = chainCache.chain(header: parts.header) {
             // The same header bytes as a JWS whose header and chain passed every check: decoding them again
             // would give the same answers.
             (chain, hasher) = (cached, hashedHeader)
-            signedDate = try Self.signedDate(of: payloadBytes, refuse)
+            signedDate = try Self.signedDate(of: payload, refuse)
         } else {
-            guard let headerBytes = Base64URL.decode(parts[0]) else { throw notAJWS }
+            guard let headerBytes = Base64URL.decode(bytes: parts.header) else {
+                throw Self.notAJWS(String(decoding: parts.bytes, as: UTF8.self), path: path)
+            }
             let (leafText, intermediateText) = try Self.checkedHeader(headerBytes, refuse)
             hasher = SHA256()
-            hasher.update(headerText)
+            hasher.update(parts.header)
             hasher.update(CollectionOfOne(UInt8(ascii: ".")))
             if let cached = chainCache.chain(leaf: Array(leafText.utf8), intermediate: Array(intermediateText.utf8)) {
                 chain = cached
-                signedDate = try Self.signedDate(of: payloadBytes, refuse)
+                signedDate = try Self.signedDate(of: payload, refuse)
             } else {
                 let leaf = try Self.certificate(leafText, index: 0, refuse)
                 let intermediate = try Self.certificate(intermediateText, index: 1, refuse)
-                signedDate = try Self.signedDate(of: payloadBytes, refuse)
+                signedDate = try Self.signedDate(of: payload, refuse)
                 chain = try verifiedChain(leaf: leaf, intermediate: intermediate, refuse)
             }
             chainCache.store(
-                chain, leaf: Array(leafText.utf8), intermediate: Array(intermediateText.utf8), header: headerText,
-                hashedHeader: hasher)
+                chain, leaf: Array(leafText.utf8), intermediate: Array(intermediateText.utf8),
+                header: Array(parts.header), hashedHeader: hasher)
         }
-        let instant = RFC3339.string(from: signedDate)
-        for (name, window) in zip(["x5c[0]", "x5c[1]", "the root"], chain.validity) where !window.contains(signedDate) {
-            throw refuse("\(name) is not valid at its signedDate \(instant)")
+        for (index, window) in chain.validity.enumerated() where !window.contains(signedDate) {
+            let name = ["x5c[0]", "x5c[1]", "the root"][index]
+            throw refuse("\(name) is not valid at its signedDate \(RFC3339.string(from: signedDate))")
         }
-        hasher.update(parts[1].utf8)
+        hasher.update(parts.payload)
         guard chain.leafKey.isValidSignature(rawRepresentation: signature, digest: hasher.finalize()) else {
             throw refuse("the signature does not match x5c[0]'s key")
         }
-        return VerifiedJWS(payload: Data(payloadBytes), signedDate: signedDate)
+        return signedDate
     }
 
     /// The texts of `x5c[0]` and `x5c[1]` of a header that asks for nothing this verifier does not do: no
@@ -171,9 +205,9 @@ public struct AppStoreJWSVerifier: Sendable {
     }
 
     private static func signedDate(
-        of payloadBytes: [UInt8], _ refuse: (String) -> DocumentError
+        of payload: JSONValue?, _ refuse: (String) -> DocumentError
     ) throws(DocumentError) -> Date {
-        guard case .object(let payload)? = try? JSONValue.parse(Data(payloadBytes)) else {
+        guard case .object(let payload)? = payload else {
             throw refuse("its payload is not a JSON object")
         }
         guard let signedDate = Self.signedDate(payload["signedDate"]) else {
@@ -215,11 +249,8 @@ public struct AppStoreJWSVerifier: Sendable {
 
     /// The payload of `jws`, decoded and not checked (StoreKit test data, which Apple does not sign).
     public func decodeUnverified(_ jws: String, path: JSONPath) throws(DocumentError) -> Data {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), !payload.isEmpty else {
-            throw DocumentError(
-                kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
-                reason: "is not a JWS (three base64url parts separated by dots)")
+        guard let parts = CompactJWS(jws), let payload = Base64URL.decode(bytes: parts.payload), !payload.isEmpty else {
+            throw Self.notAJWS(jws, path: path)
         }
         return Data(payload)
     }
@@ -242,5 +273,11 @@ extension AppStoreJWSVerifier: AppStoreSignatureChecking {
 
     func unverifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data {
         try decodeUnverified(jws, path: path)
+    }
+
+    func payload(
+        of jws: String, path: JSONPath, isReadableTestData: (JSONNode) throws(DocumentError) -> Bool
+    ) throws(DocumentError) -> (payload: JSONNode, isVerified: Bool) {
+        try openedPayload(of: jws, path: path, isReadableTestData: isReadableTestData)
     }
 }

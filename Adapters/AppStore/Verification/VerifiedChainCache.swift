@@ -55,13 +55,26 @@ final class VerifiedChainCache: @unchecked Sendable {
     }
 
     /// The chain and the hashed header of the entry last seen with exactly `header`, marked as just used.
-    func chain(header: [UInt8]) -> (Chain, SHA256)? {
+    func chain(header: ArraySlice<UInt8>) -> (Chain, SHA256)? {
         lock.lock()
         defer { lock.unlock() }
-        guard let index = entries.lastIndex(where: { $0.header == header }) else { return nil }
-        let entry = entries.remove(at: index)
-        entries.append(entry)
+        guard let index = entries.lastIndex(where: { Self.equal($0.header, header) }) else { return nil }
+        // The JWS of one chain come in runs: the entry found is usually the last already.
+        if index != entries.count - 1 { entries.append(entries.remove(at: index)) }
+        let entry = entries[entries.count - 1]
         return (entry.chain, entry.hashedHeader)
+    }
+
+    /// Whether two byte strings are equal, compared a block of memory at a time (a header is two
+    /// kilobytes, looked up for every JWS).
+    private static func equal(_ stored: [UInt8], _ candidate: ArraySlice<UInt8>) -> Bool {
+        guard stored.count == candidate.count else { return false }
+        return stored.withUnsafeBytes { stored in
+            candidate.withUnsafeBytes { candidate in
+                guard let left = stored.baseAddress, let right = candidate.baseAddress else { return true }
+                return memcmp(left, right, stored.count) == 0
+            }
+        }
     }
 
     /// Stores a chain that passed every check, with the header it came in and its hash so far.

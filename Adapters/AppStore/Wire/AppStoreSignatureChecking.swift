@@ -10,4 +10,24 @@ protocol AppStoreSignatureChecking: Sendable {
     func verifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data
     /// The payload bytes of `jws`, decoded but not checked.
     func unverifiedPayload(of jws: String, path: JSONPath) throws(DocumentError) -> Data
+    /// The payload of `jws` as an object node at `path`, and whether its signature was checked: not when
+    /// `isReadableTestData` says the decoded payload is test data that may be read; otherwise only after
+    /// every check of `verifiedPayload`. The payload returned is always the one the checks covered.
+    func payload(
+        of jws: String, path: JSONPath, isReadableTestData: (JSONNode) throws(DocumentError) -> Bool
+    ) throws(DocumentError) -> (payload: JSONNode, isVerified: Bool)
+}
+
+extension AppStoreSignatureChecking {
+    /// From the two payloads: the unverified one decoded first only to see whether it claims to be test
+    /// data, then the verified one. (`AppStoreJWSVerifier` does the same in one pass over the JWS.)
+    func payload(
+        of jws: String, path: JSONPath, isReadableTestData: (JSONNode) throws(DocumentError) -> Bool
+    ) throws(DocumentError) -> (payload: JSONNode, isVerified: Bool) {
+        let claimed = try AppStoreItemReader.payloadNode(unverifiedPayload(of: jws, path: path), at: path)
+        if try isReadableTestData(claimed) { return (claimed, false) }
+        let verified = try AppStoreItemReader.payloadNode(verifiedPayload(of: jws, path: path), at: path)
+        _ = try isReadableTestData(verified)
+        return (verified, true)
+    }
 }

@@ -9,7 +9,8 @@
                                          (as Apple's server libraries cache verified chains), verify the
                                          ES256 signature, parse the payload; prints
                                          {"count", "seconds", "cpuSeconds"}. --every-chain checks every chain.
-    appstore_jws.py ecdsa SECONDS        P-256 (SHA-256) and P-384 (SHA-384) verifications per CPU-second.
+    appstore_jws.py ecdsa SECONDS ROUNDS P-256 (SHA-256) and P-384 (SHA-384) verifications per CPU-second,
+                                         ROUNDS rounds of SECONDS each: {"p256": [...], "p384": [...]}.
 
 Exits 3 when `cryptography` is not installed (the bench then skips the comparison).
 """
@@ -123,19 +124,22 @@ def verify(path, root_path, every_chain):
         "count": len(documents), "seconds": time.perf_counter() - wall, "cpuSeconds": time.process_time() - cpu}))
 
 
-def ecdsa(seconds):
-    figures = {}
+def ecdsa(seconds, rounds):
+    figures = {"p256": [], "p384": []}
+    cases = []
     for name, curve, hash_algorithm in [("p256", ec.SECP256R1(), hashes.SHA256()), ("p384", ec.SECP384R1(), hashes.SHA384())]:
         key = ec.generate_private_key(curve)
         message = b"sample" * 10
-        signature = key.sign(message, ec.ECDSA(hash_algorithm))
-        public = key.public_key()
-        count, start = 0, time.process_time()
-        while time.process_time() - start < seconds:
-            for _ in range(20):
-                public.verify(signature, message, ec.ECDSA(hash_algorithm))
-            count += 20
-        figures[name] = count / (time.process_time() - start)
+        cases.append((name, key.public_key(), key.sign(message, ec.ECDSA(hash_algorithm)), message, hash_algorithm))
+    # Rounds alternate the curves, as the Swift side does, so both see the same load.
+    for _ in range(rounds):
+        for name, public, signature, message, hash_algorithm in cases:
+            count, start = 0, time.process_time()
+            while time.process_time() - start < seconds:
+                for _ in range(20):
+                    public.verify(signature, message, ec.ECDSA(hash_algorithm))
+                count += 20
+            figures[name].append(count / (time.process_time() - start))
     print(json.dumps(figures))
 
 
@@ -146,4 +150,4 @@ if __name__ == "__main__":
     elif command == "verify":
         verify(sys.argv[2], sys.argv[3], "--every-chain" in sys.argv[4:])
     elif command == "ecdsa":
-        ecdsa(float(sys.argv[2]))
+        ecdsa(float(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
