@@ -19,6 +19,8 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
     private let lock = NSLock()
     /// The payloads last told, by original transaction id.
     private var told: [String: [JSONValue]] = [:]
+    /// The last `signedDate` told, by original transaction id (milliseconds).
+    private var lastSigned: [String: Int64] = [:]
     private var sent = 0
 
     /// Notifications about `store`'s purchases for the app `bundleId`, signed by `signer`.
@@ -44,20 +46,32 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
                 if case .autoRenewable = purchase.kind {
                     payloads.append(SimulatedAppStorePayloads.renewalInfo(purchase))
                 }
-                let number: Int? = lock.withLock {
-                    guard told[purchase.transactionId] != payloads else { return nil }
-                    let isFirst = told[purchase.transactionId] == nil
-                    told[purchase.transactionId] = payloads
+                let told: (number: Int, signed: [JSONValue])? = lock.withLock {
+                    guard self.told[purchase.transactionId] != payloads else { return nil }
+                    let isFirst = self.told[purchase.transactionId] == nil
+                    self.told[purchase.transactionId] = payloads
                     sent += 1
-                    return isFirst ? -sent : sent
+                    // Apple signs each change at a later instant than the last; a change at the simulated
+                    // instant of the previous one (a cancel right after the purchase) is signed 1 ms later,
+                    // or the ledger would keep the statement that sorts last by bytes, not the newer one.
+                    let changed = purchase.changedAt.millisecondsSince1970
+                    let signedDate = max(changed, (lastSigned[purchase.transactionId] ?? changed - 1) + 1)
+                    lastSigned[purchase.transactionId] = signedDate
+                    return (isFirst ? -sent : sent, payloads.map { Self.signed($0, at: signedDate) })
                 }
-                guard let number else { continue }
+                guard let (number, payloads) = told else { continue }
                 bodies.append(
                     body(payloads, number: abs(number), type: Self.type(of: purchase, isFirst: number < 0), at: instant)
                 )
             }
         }
         return bodies
+    }
+
+    private static func signed(_ payload: JSONValue, at milliseconds: Int64) -> JSONValue {
+        guard case .object(var members) = payload else { return payload }
+        members["signedDate"] = .integer(milliseconds)
+        return .object(members)
     }
 
     private static func type(of purchase: SimulatedPurchase, isFirst: Bool) -> String {
