@@ -63,6 +63,28 @@ struct LedgerRuleTests {
         #expect(try await holders(ledger, [Self.anonymous, "bob"]) == [Self.anonymous, "bob"])
     }
 
+    @Test func aPurchaseNoOneOwnedFollowsTheReceiptToTheOwnerItStaysWith() async throws {
+        let ledger = ledger(LedgerConfiguration(restoreBehavior: .keepWithOriginalAppUserId))
+        _ = try await ledger.apply(Plain.document([Plain.record("t", order: 1, expires: 2_000)], appUserId: "alice"))
+        // Bob's receipt holds alice's purchase and a new one: the receipt stays with alice, the new one too.
+        let receipt = [Plain.record("t", order: 1, expires: 2_000), Plain.record("u", order: 2, product: "max")]
+        #expect(
+            try await ledger.apply(Plain.document(receipt, appUserId: "bob"))
+                == .receiptInUseByOtherUser(owner: "alice"))
+        #expect(try await ledger.snapshot(for: "alice", at: at).activeEntitlementIds == ["max", "pro"])
+        #expect(try await ledger.snapshot(for: "bob", at: at).entitlements.isEmpty)
+    }
+
+    @Test func anIdTheServerRegisteredIsKnownToALaterLogIn() async throws {
+        let ledger = ledger()
+        #expect(try await ledger.register(appUserId: "bob"))
+        #expect(try await ledger.register(appUserId: "bob") == false)
+        _ = try await ledger.apply(Plain.document([Plain.record("t", order: 1)], appUserId: Self.anonymous))
+        let logIn = try await ledger.logIn(from: Self.anonymous, to: "bob")
+        #expect(!logIn.created, "bob was known: the anonymous customer merges into bob's")
+        #expect(try await ledger.customers() == [["bob", Self.anonymous]])
+    }
+
     @Test func logInFollowsSeed002InEveryCase() async throws {
         let ledger = ledger()
         let purchase = [Plain.record("t", order: 1, expires: 2_000)]
