@@ -217,3 +217,33 @@ struct LedgerRuleTests {
         #expect(try await ledger.apply(good) == .applied(customers: ["al"]))
     }
 }
+
+/// Every input is one store transaction: a body that throws keeps none of its writes, in both stores.
+@Suite("Ledger stores: a failed transaction keeps nothing", .timeLimit(.minutes(1)))
+struct LedgerStoreTransactionTests {
+    static func failedWriteKeepsNothing(_ store: any LedgerStore) async throws {
+        do {
+            try await store.transaction { transaction throws(LedgerRefusal) in
+                try await transaction.setValue(Data("1".utf8), in: .counters, key: "next")
+                throw LedgerRefusal(.malformedBody, "refused half-way")
+            }
+            Issue.record("the transaction did not throw")
+        } catch {
+            #expect(error.kind == .malformedBody)
+        }
+        let kept = try await store.transaction { transaction throws(LedgerRefusal) in
+            try await transaction.value(in: .counters, key: "next")
+        }
+        #expect(kept == nil)
+    }
+
+    @Test func inMemory() async throws {
+        try await Self.failedWriteKeepsNothing(InMemoryLedgerStore())
+    }
+
+    @Test func inADirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("LedgerTx-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.failedWriteKeepsNothing(try DirectoryLedgerStore(directory: directory))
+    }
+}
