@@ -282,7 +282,7 @@ let package = Package(
             name: "OwnBackendTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitOwnBackend", "EntitlementKitLedger",
-                "EntitlementKitAppStore", "EntitlementKitGooglePlay", "LoopbackHTTPServer",
+                "EntitlementKitAppStore", "EntitlementKitGooglePlay", "EntitlementKitTesting", "LoopbackHTTPServer",
             ]
         ),
         // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes

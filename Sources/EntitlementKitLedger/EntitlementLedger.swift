@@ -111,6 +111,21 @@ public actor EntitlementLedger {
         }
     }
 
+    /// Makes `appUserId` a known customer — created with no purchases when no one has the id — as a
+    /// backend does when the app first asks for it (the simulated backend's "created empty when first
+    /// asked for"): a later `logIn` to it answers `created: false`. Whether it was created.
+    @discardableResult
+    public func register(appUserId: String) async throws(LedgerRefusal) -> Bool {
+        try Self.check(appUserId)
+        let configuration = configuration
+        return try await store.transaction { transaction throws(LedgerRefusal) in
+            let identity = LedgerIdentity(rows: LedgerRows(transaction: transaction), configuration: configuration)
+            guard try await identity.existingCustomer(for: appUserId) == nil else { return false }
+            _ = try await identity.customer(for: appUserId)
+            return true
+        }
+    }
+
     /// Registers which app user id an account id (an `appAccountToken`, an `obfuscatedExternalAccountId`,
     /// a Stripe customer) belongs to, and gives that customer the unlinked purchases that carry it. It
     /// never moves a purchase someone owns.

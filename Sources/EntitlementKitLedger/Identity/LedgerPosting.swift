@@ -34,32 +34,56 @@ struct LedgerPosting {
         var unlinked: LedgerThreadID?
         let keys = threads.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let appUserId {
+            // The document is the poster's receipt: the rules decide once per customer that owns part of
+            // it (was any of its purchases here an active subscription before this input?), and purchases
+            // no one owned yet follow the receipt — to the poster, or to the owner it stays with.
             var poster = try await identity.customer(for: appUserId).id
+            var ownedBy: [LedgerCustomerID: [String]] = [:]
+            var unowned: [String] = []
             for key in keys {
-                guard var thread = threads[key] else { continue }
-                var owner: LedgerCustomer?
-                if let id = thread.owner { owner = try await rows.customer(identity.current(id)) }
-                guard let owner, owner.id != poster else {
-                    if thread.owner.map(identity.current) != poster || changed.contains(key) { touched.insert(poster) }
-                    try await identity.assign(&thread, to: poster)
+                guard let thread = threads[key] else { continue }
+                if let id = thread.owner, try await rows.customer(identity.current(id)) != nil {
+                    ownedBy[identity.current(id), default: []].append(key)
+                } else {
+                    unowned.append(key)
+                }
+            }
+            var keeper: LedgerCustomerID?
+            for ownerID in ownedBy.keys.sorted() {
+                let ownerKeys = ownedBy[ownerID] ?? []
+                guard let owner = try await rows.customer(identity.current(ownerID)) else { continue }
+                guard owner.id != poster else {
+                    unowned += ownerKeys
                     continue
+                }
+                let heldActiveSubscription = ownerKeys.contains { key in
+                    before[key].map { source.holdsActiveSubscription($0, at: receivedAt) } ?? false
                 }
                 let decision = IdentityRules.posting(
                     owner: identity.isAnonymous(owner) ? .anonymous : .identified,
                     behavior: identity.configuration.restoreBehavior,
-                    heldActiveSubscription: before[key].map { source.holdsActiveSubscription($0, at: receivedAt) }
-                        ?? false)
+                    heldActiveSubscription: heldActiveSubscription)
                 switch decision {
                 case .keep, .transfer:
-                    try await identity.assign(&thread, to: poster)
+                    for key in ownerKeys {
+                        guard var thread = threads[key] else { continue }
+                        try await identity.assign(&thread, to: poster)
+                    }
                     touched.formUnion([poster, owner.id])
                 case .merge:
                     poster = try await identity.merge(poster, owner.id)
                     touched.insert(poster)
                 case .receiptInUseByOtherUser:
-                    inUseBy = owner.id
-                    if changed.contains(key) { touched.insert(owner.id) }
+                    inUseBy = inUseBy ?? owner.id
+                    keeper = keeper ?? owner.id
+                    if ownerKeys.contains(where: changed.contains) { touched.insert(owner.id) }
                 }
+            }
+            let receiver = keeper.map(identity.current) ?? identity.current(poster)
+            for key in unowned.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                guard var thread = threads[key] else { continue }
+                if thread.owner.map(identity.current) != receiver || changed.contains(key) { touched.insert(receiver) }
+                try await identity.assign(&thread, to: receiver)
             }
         } else {
             for key in keys {

@@ -1,3 +1,4 @@
+import EntitlementKit
 import Foundation
 
 /// Where a buffered transaction reads what it has not written: the store's committed state.
@@ -11,30 +12,33 @@ protocol LedgerCommittedState: Sendable {
 final class BufferedLedgerTransaction: LedgerStoreTransaction, @unchecked Sendable {
     private let committed: any LedgerCommittedState
     private let lock = NSLock()
-    private var writes: [LedgerTable: [String: Data?]] = [:]
+    /// Keyed by the key's bytes, as the ledger compares ids.
+    private var writes: [LedgerTable: [AppUserIdKey: Data?]] = [:]
 
     init(committed: any LedgerCommittedState) {
         self.committed = committed
     }
 
     /// The writes, by table and key (`nil`: removed).
-    var changes: [LedgerTable: [String: Data?]] { lock.withLock { writes } }
+    var changes: [LedgerTable: [(key: String, value: Data?)]] {
+        lock.withLock { writes.mapValues { rows in rows.map { (key: $0.key.appUserId, value: $0.value) } } }
+    }
 
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {
-        if let written = lock.withLock({ writes[table]?[key] }) { return written }
+        if let written = lock.withLock({ writes[table]?[AppUserIdKey(key)] }) { return written }
         return try committed.value(in: table, key: key)
     }
 
     func setValue(_ value: Data?, in table: LedgerTable, key: String) {
-        lock.withLock { writes[table, default: [:]][key] = .some(value) }
+        lock.withLock { writes[table, default: [:]][AppUserIdKey(key)] = .some(value) }
     }
 
     func keys(in table: LedgerTable) throws(LedgerRefusal) -> [String] {
-        var keys = Set(try committed.keys(in: table))
+        var keys = Set(try committed.keys(in: table).map(AppUserIdKey.init))
         for (key, value) in lock.withLock({ writes[table] ?? [:] }) {
             if value == nil { keys.remove(key) } else { keys.insert(key) }
         }
-        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return keys.map(\.appUserId).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }
 

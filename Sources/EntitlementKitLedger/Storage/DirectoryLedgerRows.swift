@@ -45,7 +45,9 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {
         guard let sealed = try read(table.rawValue + "/" + Self.fileName(key)) else { return nil }
         let row = try Self.open(sealed, at: table.rawValue + "/" + Self.fileName(key))
-        guard row.key == key else { throw LedgerRefusal(.storage, "a ledger row holds another key than its name") }
+        guard row.key.utf8.elementsEqual(key.utf8) else {
+            throw LedgerRefusal(.storage, "a ledger row holds another key than its name")
+        }
         return row.value
     }
 

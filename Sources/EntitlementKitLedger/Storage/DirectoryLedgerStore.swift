@@ -116,7 +116,7 @@ public actor DirectoryLedgerStore: LedgerStore {
     }
 
     /// Writes every change: the journal, the rows, then no journal. Called under the lock.
-    private func commit(_ changes: [LedgerTable: [String: Data?]]) throws(LedgerRefusal) {
+    private func commit(_ changes: [LedgerTable: [(key: String, value: Data?)]]) throws(LedgerRefusal) {
         let rows = changes.flatMap { table, rows in rows.map { (table, $0.key, $0.value) } }
         guard !rows.isEmpty else { return }
         let journal = LedgerJournal(rows: rows.map { LedgerJournal.Row(table: $0.0, key: $0.1, value: $0.2) })

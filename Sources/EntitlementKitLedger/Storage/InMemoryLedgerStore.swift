@@ -1,13 +1,16 @@
+import EntitlementKit
 import Foundation
 
 /// A ledger's state in memory: for tests, a replay, or a server that rebuilds its state at launch.
 public actor InMemoryLedgerStore: LedgerStore {
     private struct Tables: LedgerCommittedState {
-        var rows: [LedgerTable: [String: Data]] = [:]
+        // Keyed by the key's bytes: a String key would make two ids that differ only in Unicode
+        // normalisation ("café" composed and decomposed) one row, and the ledger compares ids by bytes.
+        var rows: [LedgerTable: [AppUserIdKey: Data]] = [:]
 
-        func value(in table: LedgerTable, key: String) -> Data? { rows[table]?[key] }
+        func value(in table: LedgerTable, key: String) -> Data? { rows[table]?[AppUserIdKey(key)] }
 
-        func keys(in table: LedgerTable) -> [String] { rows[table].map { Array($0.keys) } ?? [] }
+        func keys(in table: LedgerTable) -> [String] { rows[table].map { $0.keys.map(\.appUserId) } ?? [] }
     }
 
     private var tables = Tables()
@@ -29,7 +32,7 @@ public actor InMemoryLedgerStore: LedgerStore {
             throw error
         }
         for (table, rows) in transaction.changes {
-            for (key, value) in rows { tables.rows[table, default: [:]][key] = value }
+            for (key, value) in rows { tables.rows[table, default: [:]][AppUserIdKey(key)] = value }
         }
         await queue.release()
         return result

@@ -110,6 +110,20 @@ public final class SimulatedTransactionSource: SignedTransactionSource, @uncheck
         return signer.sign(SimulatedAppStorePayloads.transaction(purchase, bundleId: bundleId))
     }
 
+    /// What an app restoring through a server of its own posts: the signed current transaction of every
+    /// purchase on the account's receipt (auto-renewable and non-consumable, lapsed and refunded ones too)
+    /// and each subscription's renewal info. Consumables and non-renewing purchases are left out: as at the
+    /// simulated backend, they belong to whoever bought them and are not restored from the store account.
+    public func receipt() throws(EntitlementClientError) -> [String] {
+        try requireOnline()
+        var payloads: [JSONValue] = []
+        for purchase in store.receiptPurchases(of: storeAccount) {
+            payloads.append(SimulatedAppStorePayloads.transaction(purchase, bundleId: bundleId))
+            if case .autoRenewable = purchase.kind { payloads.append(SimulatedAppStorePayloads.renewalInfo(purchase)) }
+        }
+        return payloads.map(signer.sign)
+    }
+
     private func requireOnline() throws(EntitlementClientError) {
         lock.withLock { calls += 1 }
         guard isOnline else { throw EntitlementClientError(.offline, "the device is off the network") }

@@ -125,23 +125,34 @@ public actor SimulatedBackend {
         return try render(customer: customerNumber(for: appUserId))
     }
 
-    /// logIn from `current` to `new`, by RevenueCat's alias table.
+    /// logIn from `current` to `new`: ``IdentityRules/logIn(currentIsAnonymous:target:)``'s decision (the
+    /// one the ledger applies too) on this backend's alias table.
     func logIn(from current: String, to new: String, device: String) throws(EntitlementClientError) -> LogInResult {
         try requireOnline(device)
         let currentNumber = customerNumber(for: current)
-        if current == new { return LogInResult(snapshot: try render(customer: currentNumber), created: false) }
-        let existing = customerByAppUserId[AppUserIdKey(new)]
-        let created = existing == nil
-        if isAnonymousId(current) {
-            if let existing {
-                let hasAnonymous = customers[existing]?.appUserIds.contains(where: isAnonymousId) ?? false
-                if !hasAnonymous, existing != currentNumber { merge(currentNumber, into: existing) }
-            } else {
-                customers[currentNumber]?.appUserIds.append(new)
-                customerByAppUserId[AppUserIdKey(new)] = currentNumber
-            }
+        if current.utf8.elementsEqual(new.utf8) {
+            return LogInResult(snapshot: try render(customer: currentNumber), created: false)
         }
-        return LogInResult(snapshot: try render(customer: customerNumber(for: new)), created: created)
+        let existing = customerByAppUserId[AppUserIdKey(new)]
+        let target: IdentityRules.LogInTarget =
+            if let existing {
+                existing == currentNumber
+                    ? .sameCustomer
+                    : .otherCustomer(
+                        hasAnonymousId: customers[existing]?.appUserIds.contains(where: isAnonymousId) ?? false)
+            } else {
+                .unknown
+            }
+        switch IdentityRules.logIn(currentIsAnonymous: isAnonymousId(current), target: target) {
+        case .aliasNewId:
+            customers[currentNumber]?.appUserIds.append(new)
+            customerByAppUserId[AppUserIdKey(new)] = currentNumber
+        case .mergeIntoNewIdsCustomer:
+            if let existing { merge(currentNumber, into: existing) }
+        case .none:
+            break
+        }
+        return LogInResult(snapshot: try render(customer: customerNumber(for: new)), created: existing == nil)
     }
 
     /// Posts `storeAccount`'s receipt as `appUserId` (restore, sync, Play's configure).
@@ -178,30 +189,25 @@ public actor SimulatedBackend {
 
     // MARK: Rules
 
-    /// The receipt-posting rules of the scenario contract. Throws `receiptInUseByOtherUser` when the
-    /// receipt stays with its identified owner.
+    /// The receipt-posting rules of the scenario contract: ``IdentityRules/posting(owner:behavior:heldActiveSubscription:)``'s
+    /// decision (the one the ledger applies too) on this backend's receipts. Throws
+    /// `receiptInUseByOtherUser` when the receipt stays with its identified owner.
     private func postReceipt(_ storeAccount: String, as poster: Int, heldActiveSubscription: Bool)
         throws(EntitlementClientError)
     {
         guard !store.receiptPurchases(of: storeAccount).isEmpty else { return }
-        guard let owner = receiptOwners[storeAccount], customers[owner] != nil, owner != poster else {
+        let owner = receiptOwners[storeAccount].flatMap { customers[$0] == nil || $0 == poster ? nil : $0 }
+        let ownerKind: IdentityRules.ReceiptOwner =
+            if let owner { isAnonymousCustomer(owner) ? .anonymous : .identified } else { .noneOrPoster }
+        switch IdentityRules.posting(
+            owner: ownerKind, behavior: restoreBehavior, heldActiveSubscription: heldActiveSubscription)
+        {
+        case .keep, .transfer:
             receiptOwners[storeAccount] = poster
-            return
-        }
-        if isAnonymousCustomer(owner) {
-            merge(poster, into: owner)
-            return
-        }
-        switch restoreBehavior {
-        case .transferToNewAppUserId:
-            receiptOwners[storeAccount] = poster
-        case .transferIfNoActiveSubscriptions:
-            if heldActiveSubscription { throw receiptInUse(storeAccount) }
-            receiptOwners[storeAccount] = poster
-        case .keepWithOriginalAppUserId:
+        case .merge:
+            if let owner { merge(poster, into: owner) }
+        case .receiptInUseByOtherUser:
             throw receiptInUse(storeAccount)
-        case .shareBetweenAppUserIds:
-            merge(poster, into: owner)
         }
     }
 
@@ -250,7 +256,7 @@ public actor SimulatedBackend {
 
     /// How many calls `device` has made (offline ones too): what tells a step that reached the backend
     /// (source `network`) from one answered on the device (source `cache`).
-    func callCount(device: String) -> Int {
+    public func callCount(device: String) -> Int {
         callCounts[device, default: 0]
     }
 

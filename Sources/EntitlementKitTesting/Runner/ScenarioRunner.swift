@@ -31,11 +31,29 @@ public enum ScenarioRunner {
     public static func run(_ scenario: Scenario, provider: ProviderID, file: String = "scenario") async
         -> ScenarioReport
     {
-        var run = ScenarioRun(scenario: scenario, flavour: provider, file: file)
+        let store = SimulatedStore(products: Array(scenario.products.values), start: scenario.start)
+        let backend = SimulatedBackend(flavour: provider, store: store, restoreBehavior: scenario.restoreBehavior)
+        var run = ScenarioRun(scenario: scenario, flavour: provider, file: file, store: store, server: backend)
         for step in scenario.steps {
             await run.perform(step)
         }
         return ScenarioReport(file: file, provider: provider, stepCount: scenario.steps.count, failures: run.failures)
+    }
+
+    /// Runs `scenario` against the server `makeServer` builds over the run's simulated store (see
+    /// ``ScenarioServer``); `file` names the story in failure lines.
+    public static func run(
+        _ scenario: Scenario, file: String = "scenario",
+        server makeServer: (SimulatedStore) async throws -> any ScenarioServer
+    ) async rethrows -> ScenarioReport {
+        let store = SimulatedStore(products: Array(scenario.products.values), start: scenario.start)
+        let server = try await makeServer(store)
+        var run = ScenarioRun(scenario: scenario, flavour: server.flavour, file: file, store: store, server: server)
+        for step in scenario.steps {
+            await run.perform(step)
+        }
+        return ScenarioReport(
+            file: file, provider: server.flavour, stepCount: scenario.steps.count, failures: run.failures)
     }
 
     /// Reads the scenario file at `url` and runs it against each of `providers`.
@@ -80,13 +98,13 @@ private struct StepAnswer {
     var aliases: [String]?
 }
 
-/// The state of one run: the backend, the devices, the labels, the failures so far.
+/// The state of one run: the server, the devices, the labels, the failures so far.
 private struct ScenarioRun {
     let scenario: Scenario
     let flavour: ProviderID
     let file: String
     let store: SimulatedStore
-    let backend: SimulatedBackend
+    let server: any ScenarioServer
     /// The test chain the simulated App Store signs with (App Store runs only).
     let signer: AppStoreTestSigner?
     var trueTime: Date
@@ -94,13 +112,13 @@ private struct ScenarioRun {
     var labels: [String: String] = [:]
     var failures: [ScenarioFailure] = []
 
-    init(scenario: Scenario, flavour: ProviderID, file: String) {
+    init(scenario: Scenario, flavour: ProviderID, file: String, store: SimulatedStore, server: any ScenarioServer) {
         self.scenario = scenario
         self.flavour = flavour
         self.file = file
         trueTime = scenario.start
-        store = SimulatedStore(products: Array(scenario.products.values), start: scenario.start)
-        backend = SimulatedBackend(flavour: flavour, store: store, restoreBehavior: scenario.restoreBehavior)
+        self.store = store
+        self.server = server
         signer = flavour == .appStore ? try? AppStoreTestSigner() : nil
     }
 
@@ -169,19 +187,21 @@ private struct ScenarioRun {
                 of: name, snapshot: check.snapshot, source: check.source.rawValue, error: check.error?.code)
         case .store(let storeAccount, let product, let event):
             store.storeEvent(event, storeAccount: storeAccount, productId: product)
+            await server.storeChanged()
             return nil
         case .advance(let duration):
             let moved = duration.added(to: trueTime)
             if moved > trueTime { trueTime = moved }
             store.setTime(trueTime)
             for device in devices.values { device.clock?.advance(by: duration) }
+            await server.storeChanged()
             return nil
         case .deviceClock(let name, let offset):
             devices[name]?.offset = offset
             devices[name]?.clock?.setOffset(offset)
             return await currentState(of: name)
         case .network(let name, let online):
-            await backend.setOnline(online, device: name)
+            await server.setOnline(online, device: name)
             devices[name]?.isOnline = online
             devices[name]?.transactions?.isOnline = online
             return await currentState(of: name)
@@ -190,10 +210,10 @@ private struct ScenarioRun {
         case .lookup(let reference):
             let id = resolve(reference)
             do {
-                let snapshot = try await backend.lookup(id)
-                return StepAnswer(snapshot: snapshot, aliases: await backend.aliases(of: id))
+                let snapshot = try await server.lookup(id)
+                return StepAnswer(snapshot: snapshot, aliases: await server.aliases(of: id))
             } catch {
-                return StepAnswer(snapshot: nil, error: error.code, aliases: await backend.aliases(of: id))
+                return StepAnswer(snapshot: nil, error: error.code, aliases: await server.aliases(of: id))
             }
         }
     }
@@ -223,7 +243,7 @@ private struct ScenarioRun {
                 source: transactions, catalog: catalog, rootCertificates: [signer.rootCertificate],
                 bundleId: Self.bundleId, deviceClock: clock)
         } else {
-            provider = backend.provider(device: name)
+            provider = await server.scenarioProvider(device: name)
         }
         do {
             device.client = try await EntitlementClient(
@@ -279,22 +299,10 @@ private struct ScenarioRun {
     /// How many calls `name` made to its backend (or its StoreKit, on the device).
     private func callCount(device name: String) async -> Int {
         if isOnDevice { return devices[name]?.transactions?.callCount ?? 0 }
-        return await backend.callCount(device: name)
+        return await server.callCount(device: name)
     }
 
-    /// The scenario's products as the App Store adapter's catalog (a non-renewing product lasts its period).
-    private var catalog: EntitlementCatalog {
-        var products: [String: EntitlementCatalog.Product] = [:]
-        for product in scenario.products.values {
-            switch product.kind {
-            case .consumable: continue
-            case .nonRenewing(let period):
-                products[product.id] = .init(entitlementIds: product.entitlements, duration: period)
-            case .autoRenewable, .nonConsumable: products[product.id] = .init(entitlementIds: product.entitlements)
-            }
-        }
-        return EntitlementCatalog(products: products)
-    }
+    private var catalog: EntitlementCatalog { scenario.storeCatalog }
 
     private func currentState(of name: String) async -> StepAnswer {
         guard let client = devices[name]?.client else { return await notRunning(name) }

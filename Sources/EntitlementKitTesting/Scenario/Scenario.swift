@@ -32,3 +32,20 @@ public struct Scenario: Sendable, Hashable {
         self.steps = steps
     }
 }
+
+extension Scenario {
+    /// The scenario's products as a store adapter's catalog: each product unlocks its entitlements (a
+    /// non-renewing one for its period); consumables unlock nothing.
+    public var storeCatalog: EntitlementCatalog {
+        var products: [String: EntitlementCatalog.Product] = [:]
+        for product in self.products.values {
+            switch product.kind {
+            case .consumable: continue
+            case .nonRenewing(let period):
+                products[product.id] = .init(entitlementIds: product.entitlements, duration: period)
+            case .autoRenewable, .nonConsumable: products[product.id] = .init(entitlementIds: product.entitlements)
+            }
+        }
+        return EntitlementCatalog(products: products)
+    }
+}

@@ -56,8 +56,10 @@ struct EntitlementRoutes: Sendable {
         }
     }
 
-    /// `GET customers/{id}/entitlements`: the customer's unified snapshot.
+    /// `GET customers/{id}/entitlements`: the customer's unified snapshot. The session authenticated the
+    /// id, so its customer exists from now on (a later logIn to it is not `created`).
     private func snapshot(of appUserId: String) async throws -> RouteAnswer {
+        try await ledger.register(appUserId: appUserId)
         let snapshot = try await ledger.snapshot(for: appUserId, at: now())
         return RouteAnswer(status: 200, body: snapshot.canonicalJSONData())
     }

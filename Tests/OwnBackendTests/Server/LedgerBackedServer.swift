@@ -18,24 +18,32 @@ final class LedgerBackedServer: Sendable {
     static let catalog = EntitlementCatalog(products: ["premium_monthly": .init(entitlementIds: ["premium"])])
 
     let ledger: EntitlementLedger
-    let play = PlayStoreDouble()
+    let play: PlayStoreDouble
     let clock: MovingClock
     let server: LoopbackHTTPServer
 
-    init(restoreBehavior: RestoreBehavior = .transferToNewAppUserId, start: Date) throws {
+    convenience init(restoreBehavior: RestoreBehavior = .transferToNewAppUserId, start: Date) throws {
         let clock = MovingClock(start)
         let ledger = EntitlementLedger(
             sources: [GooglePlayLedgerSource(catalog: Self.catalog, packageName: Self.packageName)],
             configuration: LedgerConfiguration(restoreBehavior: restoreBehavior))
+        try self.init(ledger: ledger, clock: clock, now: { clock.now() })
+    }
+
+    /// A server over `ledger` whose routes take the instant a request arrived from `now`; the provider
+    /// and clients it makes read `clock`.
+    init(ledger: EntitlementLedger, clock: MovingClock, now: @escaping @Sendable () -> Date) throws {
+        let play = PlayStoreDouble()
         let routes = EntitlementRoutes(
             ledger: ledger,
             authenticates: { headers, appUserId in
                 headers.first { $0.key.lowercased() == "authorization" }?.value == "Bearer session-of-\(appUserId)"
             },
             fetch: { [play] _, token, _ in try play.document(for: token) },
-            now: { clock.now() })
+            now: now)
         self.clock = clock
         self.ledger = ledger
+        self.play = play
         server = try LoopbackHTTPServer { request, _ in Self.answer(request, with: routes) }
     }
 
@@ -43,8 +51,8 @@ final class LedgerBackedServer: Sendable {
         server.stop()
     }
 
-    /// A provider for the app, whose session is the customer's, judged at the server's clock.
-    func provider(attempts: Int = 3) throws -> OwnBackendProvider {
+    /// A provider for the app, whose session is the customer's, judged at `clock` (the server's by default).
+    func provider(attempts: Int = 3, clock: (any WallClock)? = nil) throws -> OwnBackendProvider {
         let configuration = try OwnBackendProvider.Configuration(
             baseURL: server.baseURL,
             connection: HTTPConnectionOptions(
@@ -52,7 +60,7 @@ final class LedgerBackedServer: Sendable {
                 sleeper: RecordedWaits()))
         return OwnBackendProvider(
             configuration: configuration, requestHeaders: { ["Authorization": "Bearer session-of-\($0)"] },
-            clock: clock)
+            clock: clock ?? self.clock)
     }
 
     /// A client on a device whose clock is the server's.
@@ -61,9 +69,10 @@ final class LedgerBackedServer: Sendable {
             provider: try provider(), cache: InMemoryEntitlementCache(), appUserId: appUserId, deviceClock: clock)
     }
 
-    /// Posts a notification as Google's Pub/Sub would; the server's answer.
-    func push(_ body: String) async throws -> (status: Int, outcome: String?) {
-        let url = server.baseURL.appendingPathComponent("notifications/googlePlay")
+    /// Posts a notification as Google's Pub/Sub (or, with `source` `appStore`, Apple) would; the server's
+    /// answer.
+    func push(_ body: String, source: LedgerSourceID = .googlePlay) async throws -> (status: Int, outcome: String?) {
+        let url = server.baseURL.appendingPathComponent("notifications/" + source.rawValue)
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = Data(body.utf8)
