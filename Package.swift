@@ -211,6 +211,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
+                "EntitlementKitTesting",
             ],
             resources: [.copy("Notifications")]
         ),
