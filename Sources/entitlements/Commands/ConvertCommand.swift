@@ -25,15 +25,9 @@ enum ConvertCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
         let instant = try CommonOptions.instant(arguments, command: definition.name, context: context)
-        let input = InputFile(argument: arguments.positionals[0])
-        let snapshot: EntitlementSnapshot
-        if let verified = try StripeWebhookOptions.snapshot(
-            arguments, of: input, format: format, at: instant, command: definition.name)
-        {
-            snapshot = verified
-        } else {
-            snapshot = try context.snapshot(of: input, format: format, at: instant)
-        }
+        let snapshot = try StripeWebhookOptions.snapshot(
+            arguments, of: InputFile(argument: arguments.positionals[0]), format: format, at: instant,
+            context: context, command: definition.name)
         let compact = arguments.has("--compact")
         try context.emit(snapshot.canonicalJSON(compact: compact) + (compact ? "\n" : ""))
         return .success

@@ -27,8 +27,20 @@ enum StripeWebhookOptions {
             help: "Stripe: how far the signature's timestamp may be from --at, either way. Default: 300."),
     ]
 
-    /// The snapshot of the verified webhook in `input` when the options are given, else `nil`.
+    /// The snapshot of `input`: the verified webhook when these options are given, else the document as
+    /// `context` reads it.
     static func snapshot(
+        _ arguments: ParsedArguments, of input: InputFile, format: ProviderID?, at instant: Date,
+        context: CommandContext, command: String
+    ) throws(CommandFailure) -> EntitlementSnapshot {
+        if let verified = try webhookSnapshot(arguments, of: input, format: format, at: instant, command: command) {
+            return verified
+        }
+        return try context.snapshot(of: input, format: format, at: instant)
+    }
+
+    /// The snapshot of the verified webhook in `input` when the options are given, else `nil`.
+    static func webhookSnapshot(
         _ arguments: ParsedArguments, of input: InputFile, format: ProviderID?, at instant: Date, command: String
     ) throws(CommandFailure) -> EntitlementSnapshot? {
         let header = arguments.value(signature)

@@ -233,6 +233,30 @@ struct ReplayCommandTests {
         #expect(missing.status == 66)
     }
 
+    @Test func aFetchedStripeDocumentLinksThroughARegisteredCustomerId() async throws {
+        let scratch = try Scratch()
+        let subscription = try JSONValue.parse(
+            #"{"id":"sub_doc","object":"subscription","status":"active","livemode":true,"created":1757930000,"customer":"cus_doc","items":{"object":"list","has_more":false,"data":[{"id":"si_1","object":"subscription_item","current_period_end":1760522000,"price":{"id":"price_pro","object":"price","product":"prod_Pro"}}]}}"#
+        )
+        let lines = [
+            #"{"link": {"stripeCustomer": "cus_doc", "appUserId": "zoe"}}"#,
+            JSONValue.object([
+                "document": .object(["source": .string("stripe"), "body": subscription]),
+                "receivedAt": .string("2025-09-15T10:00:00Z"),
+            ]).compactText,
+        ]
+        let catalog = scratch.path("catalog.json")
+        try Data(#"{"products": {"price_pro": {"entitlements": ["pro"]}}}"#.utf8).write(
+            to: URL(fileURLWithPath: catalog))
+        let run = try await stripeReplay(scratch, lines: lines, secrets: [], extra: ["--catalog", catalog])
+        #expect(run.status == 0, "\(run.error)")
+        let snapshot = try EntitlementSnapshot(json: Data(run.output.utf8))
+        #expect(snapshot.appUserId == "zoe")
+        #expect(snapshot.isActive("pro"))
+        // A fetched document is not signed.
+        #expect(snapshot.verification == .notRequested)
+    }
+
     @Test func stateMakesItsMissingParentFolders() async throws {
         let scratch = try Scratch()
         let state = scratch.path("deep/er/state")
