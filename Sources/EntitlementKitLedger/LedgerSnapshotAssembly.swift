@@ -3,6 +3,9 @@ import Foundation
 
 /// One customer's unified snapshot from the threads it owns: each source's own mapping over its threads,
 /// then merged as a migration's `eitherGrants` merges two backends (per entitlement the latest access).
+/// Unlike a migration's merge, no transaction is dropped (ledger.md "every transaction listed"): the
+/// winning grant lists the transactions of every source's grant of that entitlement, and the one-time
+/// purchases of every source are kept — both oldest first, as the model says.
 struct LedgerSnapshotAssembly: Sendable {
     let sources: [LedgerSourceID: any LedgerSource]
 
@@ -15,6 +18,9 @@ struct LedgerSnapshotAssembly: Sendable {
             requestDate: records.map(\.instant).max(), evaluatedAt: instant,
             verification: !records.isEmpty && records.allSatisfy(\.isVerified) ? .verified : .notRequested)
         let bySource = Dictionary(grouping: threads, by: \.id.source)
+        // Per entitlement, each source's grant's transactions; a grant from one source alone keeps its list.
+        var transactionsByEntitlement: [String: [[Transaction]]] = [:]
+        var oneTimeSources = 0
         for sourceID in bySource.keys.sorted() {
             guard let source = sources[sourceID] else {
                 throw LedgerRefusal(
@@ -24,7 +30,32 @@ struct LedgerSnapshotAssembly: Sendable {
             let part = try source.snapshot(of: bySource[sourceID] ?? [], at: instant)
             merged = SnapshotMerge.eitherGrants(served: merged, shadow: part)
             merged.nonSubscriptionTransactions += part.nonSubscriptionTransactions
+            if !part.nonSubscriptionTransactions.isEmpty { oneTimeSources += 1 }
+            for grant in part.all { transactionsByEntitlement[grant.id, default: []].append(grant.transactions) }
+        }
+        for var grant in merged.all {
+            guard let lists = transactionsByEntitlement[grant.id], lists.count > 1 else { continue }
+            grant.transactions = Self.oldestFirst(lists.flatMap { $0 })
+            merged.updateEntitlement(grant)
+        }
+        if oneTimeSources > 1 {
+            merged.nonSubscriptionTransactions = Self.oldestFirst(merged.nonSubscriptionTransactions)
         }
         return merged
+    }
+
+    /// Oldest first by transaction date (undated last), keeping each source's own order among equals; a
+    /// transaction two grants share is listed once.
+    private static func oldestFirst(_ transactions: [Transaction]) -> [Transaction] {
+        var unique: [Transaction] = []
+        for transaction in transactions where !unique.contains(transaction) { unique.append(transaction) }
+        return unique.enumerated().sorted { left, right in
+            switch (left.element.transactionDate, right.element.transactionDate) {
+            case (let a?, let b?) where a != b: return a < b
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return left.offset < right.offset
+            }
+        }.map(\.element)
     }
 }

@@ -187,6 +187,10 @@ struct LedgerRuleTests {
         #expect(snapshot.requestDate == Date(timeIntervalSince1970: 30), "the newest record instant")
         #expect(snapshot.verification == .notRequested, "no record behind it was verified")
         #expect(snapshot.appUserId == "alice" && snapshot.provider == .ledger)
+        #expect(
+            snapshot["pro"]?.transactions.map(\.transactionId) == ["a", "b"],
+            "every source's transactions of the entitlement, oldest first, not only the winner's")
+        #expect(snapshot["max"]?.transactions.map(\.transactionId) == ["d", "c"])
     }
 
     @Test func verifiedOnlyWhenEveryRecordBehindItIs() async throws {

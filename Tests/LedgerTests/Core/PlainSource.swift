@@ -67,8 +67,16 @@ struct PlainSource: LedgerSource {
             let expires = (try? node.optional("expires")?.integer()).flatMap { $0 }.map {
                 Date(timeIntervalSince1970: Double($0))
             }
+            // One transaction per thread, dated by its statement's order, so merges can be seen to list it.
+            let bought = (try? node.optional("order")?.integer()).flatMap { $0 }.map {
+                Date(timeIntervalSince1970: Double($0))
+            }
+            let transaction = Transaction(
+                transactionId: (try? node.optional("thread")?.string()).flatMap { $0 }, productId: product,
+                transactionDate: bought)
             entitlements.append(
-                Entitlement(id: product, productId: product, expirationDate: expires, at: instant))
+                Entitlement(
+                    id: product, productId: product, expirationDate: expires, transactions: [transaction], at: instant))
         }
         return EntitlementSnapshot(
             provider: ProviderID(rawValue: "plain"), evaluatedAt: instant, entitlements: entitlements)
