@@ -9,14 +9,11 @@ import Testing
 /// simulated store, as two real backends share the customer's App Store account.
 @Suite("A purchase from before the shadow, across the whole migration", .timeLimit(.minutes(5)))
 struct PurchaseBeforeTheShadowTests {
-    static let start = Date(timeIntervalSince1970: 1_750_000_000)
-    static let monthly = ScenarioProduct(
-        id: "premium.monthly", kind: .autoRenewable(period: ISODuration(months: 1), trial: nil, gracePeriod: nil),
-        entitlements: ["premium"])
-    static let purchase = StorePurchase(
-        receipt: StoreReceipt(store: .appStore, token: "store-account-1"), productId: monthly.id)
+    // The product, the purchase and the instant of the anonymous buyers' stories.
+    static let start = AnonymousBuyerStoriesTests.start
+    static let purchase = AnonymousBuyerStoriesTests.purchase
 
-    let store = SimulatedStore(products: [monthly], start: start)
+    let store = SimulatedStore(products: [AnonymousBuyerStoriesTests.monthly], start: start)
     let old: SimulatedBackend
     let new: SimulatedBackend
     let directory = CutOverIdentityTests.CacheDirectory()
