@@ -290,6 +290,13 @@ extension QonversionFastPathTests {
         ("v3-rest-list", #""renew_state":"will_renew""#, #""renew_state":1"#),
         ("v3-empty-list", #""data":[]"#, #""data":[7]"#),
         ("v3-empty-list", #""data":[]"#, #""data":[],"has_more":true"#),
+        // Stripe's lists share the envelope: the general reader steps aside for their element kinds and for
+        // an empty list under Stripe's `/v1/`, so the fast reader must not claim them either.
+        ("v4-rest-list", #""object":"user_entitlement""#, #""object":"subscription""#),
+        ("v4-rest-list", #""object":"user_entitlement""#, #""object":"checkout.session""#),
+        ("v4-rest-list", #""object":"user_entitlement""#, #""object":"invoice""#),
+        ("v3-empty-list", #""data":[]"#, #""object":"list","data":[],"url":"/v1/subscriptions""#),
+        ("v3-empty-list", #""data":[]"#, #""object":"list","data":[],"url":"/v4/users/u/entitlements""#),
     ])
     func editedDocumentsGetTheSameAnswerOnBothPaths(_ edit: (String, String, String)) throws {
         let scenario = try FixtureCatalog.scenario(provider: .qonversion, name: edit.0)

@@ -147,6 +147,8 @@ extension QonversionWireDocument {
     private static func list(_ items: [QonversionFastListItem], isList: Bool, hasMore: Bool?, hasURL: Bool)
         throws(JSONFastPathMiss) -> QonversionWireDocument
     {
+        // An empty list with a `url` may be Stripe's (`/v1/…`), which the general reader declines.
+        if items.isEmpty, hasURL { throw JSONFastPathMiss() }
         let isV4: Bool
         if isList, hasMore != nil || hasURL {
             isV4 = true
@@ -318,7 +320,11 @@ struct QonversionFastListItem {
             // `null` would still mark the item's version for detection: left to the general reader.
             case 1: active = try reader.qonversionFlag()
             case 2: isActive = try reader.qonversionFlag()
-            case 3: isUserEntitlementObject = try reader.string() == "user_entitlement"
+            case 3:
+                // Any other kind (Stripe's `subscription`, `checkout.session`…) is a document the general
+                // reader may decline as another vendor's: it decides.
+                guard try reader.string() == "user_entitlement" else { throw JSONFastPathMiss() }
+                isUserEntitlementObject = true
             case 4: source = try reader.qonversionOptionalString()
             case 5:
                 if try reader.qonversionOptionalObjectFollows() { try readProduct(&reader) }
