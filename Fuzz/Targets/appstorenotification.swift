@@ -1,8 +1,5 @@
 // fuzz-modules: EntitlementKitAppStore
 // fuzz-seeds: Fixtures/ledger/appstore Fixtures/ledger/malformed
-// LeakSanitizer counts the keys / test root this harness makes once, in globals, as leaked (seen
-// 2026-11-27 with the fixed-width curve tables); leak checks are off here until that is understood.
-// fuzz-flags: -detect_leaks=0
 import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitLedger

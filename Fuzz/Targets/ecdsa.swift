@@ -1,7 +1,5 @@
 // fuzz-modules: EntitlementKitAppStore
-// LeakSanitizer counts the keys / test root this harness makes once, in globals, as leaked (seen
-// 2026-11-27 with the fixed-width curve tables); leak checks are off here until that is understood.
-// fuzz-flags: -max_len=1024 -detect_leaks=0
+// fuzz-flags: -max_len=1024
 import EntitlementKit
 import EntitlementKitAppStore
 
