@@ -154,6 +154,8 @@ let package = Package(
 
         // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+        // The package's helper executables run as real processes by the crash tests (test support).
+        .target(name: "HelperProcesses", path: "Tests/HelperProcesses"),
 
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
@@ -211,7 +213,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
-                "EntitlementKitTesting",
+                "EntitlementKitTesting", "HelperProcesses",
             ],
             resources: [.copy("Notifications")]
         ),
@@ -293,7 +295,7 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitRevenueCat", "EntitlementKitQonversion",
-                "LoopbackHTTPServer",
+                "LoopbackHTTPServer", "HelperProcesses",
             ]
         ),
         // Stores cache entries in a loop until killed; ReliabilityTests runs it as a separate process.

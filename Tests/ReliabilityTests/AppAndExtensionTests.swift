@@ -1,4 +1,5 @@
 import Foundation
+import HelperProcesses
 import Testing
 
 /// An app, its extension and a client of a second backend: three processes over one cache directory,
@@ -12,7 +13,7 @@ struct AppAndExtensionTests {
         let said = try await offThePool { () throws -> [String: String] in
             var said: [String: String] = [:]
             func client(_ provider: String) throws -> HelperProcess {
-                try HelperProcess(["client", provider, directory.path])
+                try HelperProcess("cache-writer-for-tests", ["client", provider, directory.path])
             }
             let app = try client("revenuecat")
             let appExtension = try client("revenuecat")

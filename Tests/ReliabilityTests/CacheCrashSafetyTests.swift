@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import HelperProcesses
 import Testing
 
 /// A cache write interrupted at any point leaves the old entry or the new one — never a file that
@@ -77,7 +78,7 @@ import Testing
         let id = "carol"
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try HelperExecutable.url(named: "cache-writer-for-tests")
+        let writer = try BuiltExecutable.url(named: "cache-writer-for-tests")
         var newestReported = 0
         for round in 0..<25 {
             let process = Process()
@@ -112,28 +113,5 @@ import Testing
             #expect(number == newestReported || number == newestReported + 1, "round \(round): entry \(number)")
             #expect(entry == Self.entry(number, for: id), "round \(round): entry \(number) is not the one written")
         }
-    }
-}
-
-/// A helper executable built next to the test bundle.
-enum HelperExecutable {
-    static func url(named name: String) throws -> URL {
-        var candidates: [URL] = []
-        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw NotFound(name: name, searched: candidates.map(\.path))
-        }
-        return found
-    }
-
-    struct NotFound: Error, CustomStringConvertible {
-        var name: String
-        var searched: [String]
-        var description: String { "\(name) was not found (swift build builds it); looked at \(searched)" }
     }
 }

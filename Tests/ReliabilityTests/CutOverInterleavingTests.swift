@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import HelperProcesses
 import Testing
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ struct CutOverInterleavingTests {
     }
 
     private static func client(_ configuration: String, _ directory: URL) throws -> HelperProcess {
-        try HelperProcess(["client", configuration, directory.path])
+        try HelperProcess("cache-writer-for-tests", ["client", configuration, directory.path])
     }
 
     private static func ask(_ helper: HelperProcess, _ line: String) -> Said {

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import HelperProcesses
 import Testing
 
 /// A process killed inside the atomic write itself — with the temporary file half written, synced but
@@ -16,7 +17,8 @@ struct KilledInsideWriteTests {
     private func killInside(_ kind: String, at stage: CacheWriteStage, id: String) async throws -> Outcome {
         let directory = try CacheCrashSafetyTests.scratchDirectory()
         let said = try await offThePool { () throws -> [String] in
-            let helper = try HelperProcess(["stop-at", stage.rawValue, kind, directory.path, id])
+            let helper = try HelperProcess(
+                "cache-writer-for-tests", ["stop-at", stage.rawValue, kind, directory.path, id])
             let lines = [helper.nextLine(), helper.nextLine()].compactMap { $0 }
             helper.kill()
             return lines

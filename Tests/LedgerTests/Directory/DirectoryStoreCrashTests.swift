@@ -1,13 +1,8 @@
 import EntitlementKit
 import EntitlementKitLedger
 import Foundation
+import HelperProcesses
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `DirectoryLedgerStore` under real processes (`ledger-writer-for-tests`): a writer killed anywhere —
 /// at random, or at each stage of a commit — never leaves an input half-applied, and another process
@@ -44,7 +39,7 @@ struct DirectoryStoreCrashTests {
         let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let said = try await offThePool { () throws -> [String] in
-            let writer = try LedgerWriterProcess([directory.path])
+            let writer = try HelperProcess("ledger-writer-for-tests", [directory.path])
             var lines: [String] = []
             // Let it apply a few inputs, then kill it wherever it is.
             while lines.count < 12, let line = writer.nextLine() { lines.append(line) }
@@ -68,7 +63,7 @@ struct DirectoryStoreCrashTests {
         let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let said = try await offThePool { () throws -> [String] in
-            let writer = try LedgerWriterProcess([directory.path, "die-at", stage, "3"])
+            let writer = try HelperProcess("ledger-writer-for-tests", [directory.path, "die-at", stage, "3"])
             var lines: [String] = []
             while let line = writer.nextLine() { lines.append(line) }
             writer.kill()
@@ -83,69 +78,4 @@ struct DirectoryStoreCrashTests {
         }
         #expect(leftovers.isEmpty, "the next process applied the journal and removed the dead writer's files")
     }
-}
-
-/// `ledger-writer-for-tests`, driven by its output lines; a watchdog kills it after a minute.
-final class LedgerWriterProcess: @unchecked Sendable {
-    private let process = Process()
-    private let output = Pipe()
-    private var buffer = Data()
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = try BuiltExecutable.url(named: "ledger-writer-for-tests")
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { _ = signalProcess(pid, SIGKILL) }
-    }
-
-    /// The next line it says, or `nil` once it has ended.
-    func nextLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[(newline + 1)...])
-                return line
-            }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
-        }
-    }
-
-    /// Kills it and waits until it has ended.
-    func kill() {
-        _ = signalProcess(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-}
-
-/// An executable SwiftPM built beside the test bundle.
-enum BuiltExecutable {
-    static func url(named name: String) throws -> URL {
-        var candidates: [URL] = []
-        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
-        }
-        return found
-    }
-}
-
-/// Runs blocking work (pipes, waiting for a process) on a thread of its own, off the cooperative pool.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
-private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
-    kill(pid, signal)
 }

@@ -6,18 +6,19 @@ import Foundation
     import Darwin
 #endif
 
-/// A helper process (`cache-writer-for-tests`) driven line by line. Its calls block, so tests make them
-/// through ``offThePool(_:)``; a watchdog kills it after `limit`, so a hung helper fails the test instead
-/// of hanging it.
-final class HelperProcess: @unchecked Sendable {
+/// A helper executable of the package (`cache-writer-for-tests`, `ledger-writer-for-tests`) run as a real
+/// process and driven line by line. Its calls block, so tests make them through ``offThePool(_:)``; a
+/// watchdog kills it after `limit`, so a hung helper fails the test instead of hanging it.
+public final class HelperProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     // Touched only by the one thread that drives the helper.
     private var buffer = Data()
 
-    init(_ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) throws {
-        process.executableURL = try HelperExecutable.url(named: "cache-writer-for-tests")
+    /// Starts the executable `name`, built beside the test bundle, with `arguments`.
+    public init(_ name: String, _ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) throws {
+        process.executableURL = try BuiltExecutable.url(named: name)
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
@@ -28,18 +29,18 @@ final class HelperProcess: @unchecked Sendable {
     }
 
     /// Sends one line and returns the line the helper answers with (`nil`: it ended).
-    func ask(_ line: String) -> String? {
+    public func ask(_ line: String) -> String? {
         send(line)
         return nextLine()
     }
 
     /// Sends one line without waiting for an answer.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// The next line the helper says, or `nil` when it ended first.
-    func nextLine() -> String? {
+    public func nextLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -53,13 +54,13 @@ final class HelperProcess: @unchecked Sendable {
     }
 
     /// Kills the helper with SIGKILL and waits until it has ended.
-    func kill() {
+    public func kill() {
         _ = sendSignal(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// Closes its input (it ends) and waits until it has ended.
-    func finish() {
+    public func finish() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
@@ -67,7 +68,7 @@ final class HelperProcess: @unchecked Sendable {
 
 /// Runs blocking work (pipes, `waitUntilExit`) on a thread of its own, so Swift Testing's few cooperative
 /// threads are never held.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
@@ -76,4 +77,29 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async t
 /// `kill(2)`, under a name a method called `kill` does not shadow.
 private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
     kill(pid, signal)
+}
+
+/// An executable SwiftPM built beside the test bundle (`swift build --build-tests` builds them all).
+public enum BuiltExecutable {
+    /// The executable `name`'s location; `NotFound` names every place looked at.
+    public static func url(named name: String) throws -> URL {
+        var candidates: [URL] = []
+        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw NotFound(name: name, searched: candidates.map(\.path))
+        }
+        return found
+    }
+
+    /// No executable of that name beside the test bundle.
+    public struct NotFound: Error, CustomStringConvertible {
+        public var name: String
+        public var searched: [String]
+        public var description: String { "\(name) was not found (swift build builds it); looked at \(searched)" }
+    }
 }
