@@ -28,6 +28,19 @@ func readmeOwnBackendExample(serverURL: URL, session: some AppSession) async thr
     _ = client
 }
 
+func readmeChangeSignalExample(serverURL: URL, session: some AppSession) throws {
+    // doc-example: README.md
+    let changes = OwnBackendChangeSignal()
+    let provider = OwnBackendProvider(
+        configuration: try .init(baseURL: serverURL),
+        requestHeaders: { appUserId in ["Authorization": "Bearer " + (try await session.token(for: appUserId))] },
+        changeSignal: changes)
+    // In the silent-push handler, and on every return to the foreground:
+    changes.send()
+    // end doc-example
+    _ = provider
+}
+
 func ownBackendModuleExample(serverURL: URL, sessionToken: String, unlockPremium: () -> Void) async throws {
     // doc-example: Adapters/OwnBackend/EntitlementKitOwnBackend.docc/EntitlementKitOwnBackend.md
     let provider = OwnBackendProvider(

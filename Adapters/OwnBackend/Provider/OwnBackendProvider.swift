@@ -33,18 +33,22 @@ public struct OwnBackendProvider: EntitlementProvider, CustomStringConvertible, 
     public let configuration: Configuration
     private let requestHeaders: RequestHeaders
     private let core: LiveProviderCore
+    private let changeSignal: OwnBackendChangeSignal?
 
     /// Creates the provider. `requestHeaders` is called once per operation (retries resend the same
     /// headers). `randomNumberGenerator` draws anonymous ids and retry jitter (the system's by default);
     /// `clock` is the instant snapshots are first evaluated at (the runtime client re-evaluates them at
-    /// its trusted instant).
+    /// its trusted instant). `changeSignal`: what the app sends from its silent-push handler and when it
+    /// comes to the foreground, so clients refetch (``makeChangeSignals()``).
     public init(
         configuration: Configuration, requestHeaders: @escaping RequestHeaders = { _ in [:] },
-        logger: EntitlementLogger = .disabled, clock: any WallClock = SystemClock(),
+        changeSignal: OwnBackendChangeSignal? = nil, logger: EntitlementLogger = .disabled,
+        clock: any WallClock = SystemClock(),
         randomNumberGenerator: any RandomNumberGenerator = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
         self.requestHeaders = requestHeaders
+        self.changeSignal = changeSignal
         core = LiveProviderCore(
             baseURL: configuration.baseURL, connection: configuration.connection, logger: logger, clock: clock,
             randomNumberGenerator: randomNumberGenerator)
@@ -106,6 +110,13 @@ public struct OwnBackendProvider: EntitlementProvider, CustomStringConvertible, 
         -> EntitlementSnapshot
     {
         try await post(purchase.receipt, productId: purchase.productId, for: appUserId)
+    }
+
+    /// A stream of the app's ``OwnBackendChangeSignal`` (`nil` without one): on each, a client fetches
+    /// its customer's snapshot again. The server's state changes without the app asking (a refund, a
+    /// renewal), so the app sends the signal from its silent-push handler and when it comes to the foreground.
+    public func makeChangeSignals() -> AsyncStream<Void>? {
+        changeSignal?.makeStream()
     }
 
     /// The base URL, routes and options; never the request headers.

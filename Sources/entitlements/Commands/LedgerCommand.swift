@@ -104,7 +104,9 @@ enum LedgerCommand: Command {
         let ledger = EntitlementLedger(sources: sources, store: store, configuration: configuration)
         let replay = AsyncWait.value { await LedgerReplay.run(log: log, into: ledger, at: instant) }
         for line in replay.lines {
-            if let error = line.error { StandardError.print("error: line \(line.number): \(error)") }
+            if let error = line.error {
+                StandardError.print("error: line \(line.number): \(error)\(LedgerReplaySources.hint(for: error))")
+            }
             outcomes?.write(Data((line.json.compactText + "\n").utf8))
         }
         if let failure = replay.failure {
@@ -142,6 +144,17 @@ enum LedgerCommand: Command {
 
 /// The ledger's sources as the replay's options configure them.
 enum LedgerReplaySources {
+    /// For a line of a source no option configured, the option that configures it: the ledger's refusal
+    /// names the source, the user needs the flag.
+    static func hint(for error: LedgerRefusal) -> String {
+        guard error.kind == .unknownSource else { return "" }
+        if error.message.contains(#""googlePlay""#) {
+            return " (give --package-name NAME: the app's Play package name)"
+        }
+        if error.message.contains(#""appStore""#) { return " (give --bundle-id ID: the app's bundle id)" }
+        return ""
+    }
+
     static func sources(_ arguments: ParsedArguments, command: String) throws(CommandFailure) -> [any LedgerSource] {
         let store = try StoreOptions(arguments, command: command)
         var sources: [any LedgerSource] = []
