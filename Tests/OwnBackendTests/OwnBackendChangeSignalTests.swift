@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitHTTP
 import EntitlementKitOwnBackend
 import Foundation
+import LoopbackHTTPServer
 import Testing
 
 /// The app's change signal: a change the server kept without the app asking (a refund Google pushed)

@@ -126,34 +126,32 @@ public struct LedgerRoutes: Sendable {
         return Self.json(.ok, .object(["accountToken": .string(token)]))
     }
 
-    /// `POST customers/{id}/purchases` with `{"store", "token", "productId"?}`: a claim, never taken as
-    /// fact. App Store: JWS only (one, or a JSON array of them), each verified by the ledger; Play and
-    /// Stripe: the token or id only, the document fetched by the server.
+    /// `POST customers/{id}/purchases` with `{"store", "token", "productId"?}`: a claim (`LedgerClaim`),
+    /// never taken as fact. App Store JWS are verified by the ledger as they are; a Play token or a Stripe
+    /// id is answered `refreshNeeded`, and the purchase the server fetched from the store itself is
+    /// applied for the customer. Answers the snapshot afterwards.
     private func claim(_ body: Data, as appUserId: String) async throws -> Response {
         let request = try JSONNode(parsing: body)
-        let token = try request.required("token").string()
-        let productId = try request.optional("productId")?.string()
         let source: LedgerSourceID
-        let document: Data
         switch try request.required("store").string() {
-        case "appStore", "macAppStore":
-            source = .appStore
-            document = Data((token.hasPrefix("[") ? token : JSONValue.array([.string(token)]).compactText).utf8)
-        case "playStore":
-            source = .googlePlay
-            document = try await fetchers.document(source: .googlePlay, token: token, productId: productId)
-        case "stripe":
-            source = .stripe
-            document = try await fetchers.document(source: .stripe, token: token, productId: productId)
+        case "appStore", "macAppStore": source = .appStore
+        case "playStore": source = .googlePlay
+        case "stripe": source = .stripe
         case let store:
             return Self.error(
                 .unprocessableContent, "unknownStore",
                 "purchases from \(JSONValue.string(store).compactText) are not read")
         }
-        let purchaseToken = source == .appStore ? nil : token
-        let outcome = try await ledger.apply(
-            LedgerDocument(
-                source: source, body: document, purchaseToken: purchaseToken, appUserId: appUserId, receivedAt: now()))
+        let claim = LedgerClaim(
+            source: source, token: try request.required("token").string(),
+            productId: try request.optional("productId")?.string(), appUserId: appUserId, receivedAt: now())
+        var outcome = try await ledger.apply(claim)
+        if case .refreshNeeded(let token, let productId) = outcome {
+            let document = try await fetchers.document(source: source, token: token, productId: productId)
+            outcome = try await ledger.apply(
+                LedgerDocument(
+                    source: source, body: document, purchaseToken: token, appUserId: appUserId, receivedAt: now()))
+        }
         if case .receiptInUseByOtherUser = outcome {
             // Never the owner's id: it is another customer's.
             return Self.error(.conflict, "receiptInUseByOtherUser", "the purchase belongs to another account")
@@ -193,9 +191,10 @@ public struct LedgerRoutes: Sendable {
         switch error {
         case let refusal as LedgerRefusal:
             switch refusal.kind {
-            case .storage:
+            case .storage, .damaged:
                 return Self.error(.serviceUnavailable, "storageUnavailable", "the ledger could not be read or written")
             case .unknownSource: return Self.error(.notFound, "notFound", "no source of that kind is configured")
+            case .unauthenticated: return Self.error(.unauthorized, "unauthenticated", refusal.message)
             default: return Self.error(.badRequest, refusal.kind.rawValue, refusal.message)
             }
         case let error as DocumentError:

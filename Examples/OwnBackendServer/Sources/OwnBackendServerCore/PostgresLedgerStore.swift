@@ -11,7 +11,7 @@ import PostgresNIO
 public struct PostgresLedgerStore: LedgerStore {
     /// How many times one transaction is tried before the input is answered as a storage failure (the
     /// store retries it: Apple, Google and Stripe resend what was not answered 2xx).
-    public static let attempts = 40
+    public static let attempts = 200
     /// How long the database answers `/healthz` within.
     public static let connectionWait: Duration = .seconds(5)
     /// How long one attempt of a transaction (its wait for a connection included) may take before the
@@ -72,7 +72,7 @@ public struct PostgresLedgerStore: LedgerStore {
             }
             // Serialization failures come in bursts under contention: back off a random while, growing.
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...backoff)))
-            backoff = min(backoff * 2, 64)
+            backoff = min(backoff * 2, 128)
         }
         throw LedgerRefusal(.storage, "PostgreSQL: \(Self.attempts) serialization failures in a row")
     }

@@ -6,8 +6,7 @@ import Foundation
 
 /// A running `own-backend-server` process, built beside the tests or the bench, on a free loopback port.
 public final class ServerProcess: @unchecked Sendable {
-    // Set once at start; `process` is only signalled afterwards.
-    let process = Process()
+    private let process: ChildProcess
     /// `http://127.0.0.1:PORT/`.
     public let baseURL: URL
     let errorLog: URL
@@ -26,12 +25,7 @@ public final class ServerProcess: @unchecked Sendable {
         guard let url = URL(string: "http://127.0.0.1:\(port)/") else { throw ServerFailure("no URL for port \(port)") }
         baseURL = url
         errorLog = folder.appendingPathComponent("stderr.log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.executableURL = try Self.executable()
-        process.environment = variables
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorLog)
-        try process.run()
+        process = try ChildProcess(try Self.executable().path, [], environment: variables, output: errorLog)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if !process.isRunning {
@@ -45,7 +39,8 @@ public final class ServerProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))  // polling a condition, bounded by the deadline
         }
-        process.terminate()
+        process.signal(SIGKILL)
+        process.wait()
         throw ServerFailure("the server did not answer /healthz within 60 s")
     }
 
@@ -53,16 +48,17 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// SIGKILL: no chance to finish anything.
     public func kill() {
-        guard process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait()
     }
 
     /// SIGTERM, and waits for the exit.
     public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        // A graceful stop, then a kill: a server whose database is gone may not finish shutting down.
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }  // polling the exit, bounded (10 s)
+        process.signal(SIGKILL)
+        process.wait()
     }
 
     /// What the server wrote on standard error.
@@ -86,19 +82,12 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Runs the server with `environment` expecting it to exit at start: its status and standard error.
     public static func exitAtStart(environment: [String: String]) throws -> (status: Int32, standardError: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.environment = environment.merging(["LEDGER_BIND": "127.0.0.1:\(try FreePort.next())"]) { given, _ in
-            given
-        }
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        var variables = environment
+        if variables["LEDGER_BIND"] == nil { variables["LEDGER_BIND"] = "127.0.0.1:\(try FreePort.next())" }
+        let (status, output) = try ChildProcess.run(try executable().path, [], environment: variables)
+        return (status, output)
     }
+
 }
 
 /// A harness step that could not be done.

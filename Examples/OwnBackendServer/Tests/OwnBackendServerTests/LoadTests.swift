@@ -36,10 +36,10 @@ struct LoadTests {
         let load = try await NotificationLoad.make()
         let servers = try await servers(2, load: load)
         let senders = NotificationSenders(servers: servers.map(\.baseURL))
-        let clock = ContinuousClock()
-        let t0 = clock.now
         try await senders.send(load.bodies, concurrency: 16)
-        print("TIMING sent", t0.duration(to: clock.now))
+        // Serialization failures are the servers' to retry: undisturbed, no notification is answered 503.
+        let statuses = await senders.statuses
+        #expect(statuses.keys.allSatisfy { (200..<300).contains($0) }, "\(statuses)")
         #expect(try await load.mismatches(on: servers[0].baseURL) == [])
         #expect(try await load.mismatches(on: servers[1].baseURL) == [])
     }

@@ -25,8 +25,6 @@ struct NotificationLoad: Sendable {
     static func make() async throws -> NotificationLoad { try await shared.load() }
 
     fileprivate static func build() async throws -> NotificationLoad {
-        let clock = ContinuousClock()
-        let t0 = clock.now
         let notifications = try AppStoreNotifications()
         var random = SeededGenerator(seed: 33)
         let now = Date()
@@ -58,7 +56,6 @@ struct NotificationLoad: Sendable {
         for index in stride(from: 0, to: unique.count, by: 10) { bodies.append(unique[index]) }
         bodies.shuffle(using: &random)
 
-        print("TIMING signed", t0.duration(to: clock.now))
         let ledger = EntitlementLedger(
             sources: [
                 AppStoreLedgerSource(
@@ -69,7 +66,6 @@ struct NotificationLoad: Sendable {
         for body in bodies {
             _ = try await ledger.apply(LedgerNotification(source: .appStore, body: Data(body.utf8), receivedAt: Date()))
         }
-        print("TIMING replayed", t0.duration(to: clock.now))
         var expected: [String: Data] = [:]
         for id in ids {
             try await ledger.register(appUserId: id)

@@ -40,18 +40,10 @@ enum TestDatabase {
         try run([script, action])
     }
 
+    /// Runs `arguments` to its exit (its output to a file: `pg_ctl start` leaves the database server
+    /// holding what it was given, so a pipe would never end).
     private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerFailure("\(arguments[0]) failed: \(String(decoding: output, as: UTF8.self))")
-        }
+        let (status, output) = try ChildProcess.run("/usr/bin/env", arguments, environment: environment)
+        guard status == 0 else { throw ServerFailure("\(arguments[0]) failed: \(output)") }
     }
 }
