@@ -62,7 +62,20 @@ public actor EntitlementLedger {
         return try await apply(reading, from: source, postedAs: nil, receivedAt: notification.receivedAt)
     }
 
-    /// Reads and applies a document; with an app user id it is posted as that id.
+    /// Reads what the app posted for `claim.appUserId`: App Store JWS are verified and posted as that id;
+    /// any other store's claim is answered ``LedgerOutcome/refreshNeeded(purchaseToken:productId:)`` and
+    /// stores nothing (fetch the purchase and apply the document for that id).
+    public func apply(_ claim: LedgerClaim) async throws(LedgerRefusal) -> LedgerOutcome {
+        let source = try source(claim.source)
+        try Self.check(claim.appUserId)
+        let reading = try source.read(claim)
+        if case .refreshNeeded(let token, let productId) = reading.effect {
+            return .refreshNeeded(purchaseToken: token, productId: productId)
+        }
+        return try await apply(reading, from: source, postedAs: claim.appUserId, receivedAt: claim.receivedAt)
+    }
+
+    /// Reads and applies a document the server fetched; with an app user id it is posted as that id.
     public func apply(_ document: LedgerDocument) async throws(LedgerRefusal) -> LedgerOutcome {
         let source = try source(document.source)
         if let appUserId = document.appUserId { try Self.check(appUserId) }

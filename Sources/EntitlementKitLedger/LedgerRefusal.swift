@@ -24,6 +24,17 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidAppUserId
         /// The store could not read or write its state.
         case storage
+        /// An App Store item that is not a JWS (its payload given decoded, as an object): every App Store
+        /// statement in a ledger is one that verifies.
+        case unsigned
+        /// An Apple statement signed more than five minutes after the input was received: a statement
+        /// from the future would outrank the genuine ones that follow it.
+        case signedInFuture
+        /// A push whose authentication (a Pub/Sub OIDC token) is missing or does not verify.
+        case unauthenticated
+        /// A row of the store is damaged (its seal does not match): ``LedgerRefusal/row`` names it. Only
+        /// the inputs and customers that touch it are refused.
+        case damaged
     }
 
     /// What was wrong.
@@ -32,12 +43,15 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The located error behind it, when a document or payload failed to read.
     public var documentError: DocumentError?
+    /// The damaged row (`table/file`) of a ``Kind/damaged`` refusal.
+    public var row: String?
 
     /// A refusal of `kind`.
-    public init(_ kind: Kind, _ message: String, documentError: DocumentError? = nil) {
+    public init(_ kind: Kind, _ message: String, documentError: DocumentError? = nil, row: String? = nil) {
         self.kind = kind
         self.message = message
         self.documentError = documentError
+        self.row = row
     }
 
     /// `kind: message`.

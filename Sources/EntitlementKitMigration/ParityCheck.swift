@@ -2,7 +2,8 @@ import EntitlementKit
 import Foundation
 
 /// A whole parity check: reads two JSON Lines exports of the same customers on two backends, joins them
-/// on `appUserId` and compares every matched customer at one instant.
+/// on `appUserId` (and, asked to, on the `aliases` a ledger's export lists) and compares every matched
+/// customer at one instant.
 ///
 /// Records are decoded on the processor's workers. A record that cannot be used — it does not decode,
 /// has no app user id, or repeats an id already seen in its file — is handed to the failure callback with
@@ -39,15 +40,23 @@ public struct ParityCheck: Sendable {
     public let instant: Date
     /// What the per-customer diff compares.
     public let options: SnapshotDiff.Options
+    /// Whether a record also joins the customer of the other export whose ``EntitlementSnapshot/aliases``
+    /// hold its id (``ParityBaseline/init(joiningAliases:)``).
+    public let joinsAliases: Bool
 
     /// Creates a check.
+    ///
+    /// - Parameter joiningAliases: also join on the ids a snapshot lists in ``EntitlementSnapshot/aliases``
+    ///   (a ledger's export), so a vendor's line for any of a customer's ids is compared with it.
     public init(
-        decoder: SnapshotDecoder, format: ProviderID? = nil, at instant: Date, options: SnapshotDiff.Options = .init()
+        decoder: SnapshotDecoder, format: ProviderID? = nil, at instant: Date, options: SnapshotDiff.Options = .init(),
+        joiningAliases: Bool = false
     ) {
         self.decoder = decoder
         self.format = format
         self.instant = instant
         self.options = options
+        self.joinsAliases = joiningAliases
     }
 
     /// Reads all of `a`, then all of `b`, and reports.
@@ -63,7 +72,7 @@ public struct ParityCheck: Sendable {
         failed: (Side, LineFailure) throws -> Void,
         progress: (Side, Int) -> Void = { _, _ in }
     ) throws -> Outcome {
-        var baseline = ParityBaseline()
+        var baseline = ParityBaseline(joiningAliases: joinsAliases)
         let failuresInA = try read(.a, &a, processor: processor, failed: failed, progress: progress) { snapshot, line in
             try baseline.add(snapshot, line: line)
         }

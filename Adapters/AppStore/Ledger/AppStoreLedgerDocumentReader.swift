@@ -3,15 +3,55 @@ import EntitlementKitLedger
 import Foundation
 
 /// Reads an App Store document — a statuses or history response, the app's array of StoreKit 2 JWS, or
-/// the combined object — into records, each item opened (verified) by the adapter's item reader.
+/// the combined object — into records, each item a JWS that verifies and, for a transaction, carries the
+/// configured bundle id. An item given decoded (its payload as an object) is refused `unsigned`: nothing
+/// but Apple's signature makes an App Store statement true.
 struct AppStoreLedgerDocumentReader {
     let source: AppStoreLedgerSource
-    /// The instant of a record whose payload has no `signedDate`.
+    /// When the input was received: the instant of a record whose payload has no `signedDate`, and the
+    /// limit (plus five minutes) of every `signedDate`.
     let receivedAt: Date
 
     func records(of body: Data) throws(LedgerRefusal) -> [LedgerRecord] {
+        let records = try refusing { () throws -> [LedgerRecord] in try read(try JSONNode(parsing: body)) }
+        try AppStoreLedgerRecords.refuseFuture(records, receivedAt: receivedAt)
+        return records
+    }
+
+    /// The records of what the app posted: one StoreKit 2 `jwsRepresentation`, or a JSON array of them.
+    func records(ofClaim token: String) throws(LedgerRefusal) -> [LedgerRecord] {
+        let records = try refusing { () throws -> [LedgerRecord] in
+            let items: JSONNode
+            if token.hasPrefix("{") {
+                throw LedgerRefusal(.unsigned, "the posted purchase is an object, not a JWS or an array of them")
+            } else if token.hasPrefix("[") {
+                items = try JSONNode(parsing: Data(token.utf8))
+                guard case .array = items.value else { throw items.typeMismatch("an array of JWS strings") }
+            } else {
+                items = JSONNode(.array([.string(token)]))
+            }
+            var records: [LedgerRecord] = []
+            try readItems(items, into: &records)
+            return records
+        }
+        try AppStoreLedgerRecords.refuseFuture(records, receivedAt: receivedAt)
+        return records
+    }
+
+    private func refusing(_ body: () throws -> [LedgerRecord]) throws(LedgerRefusal) -> [LedgerRecord] {
         do {
-            let root = try JSONNode(parsing: body)
+            return try body()
+        } catch let error as DocumentError {
+            throw LedgerRefusal.appStore(error, bundleId: source.bundleId)
+        } catch let refusal as LedgerRefusal {
+            throw refusal
+        } catch {
+            throw LedgerRefusal(.malformedBody, "\(error)")
+        }
+    }
+
+    private func read(_ root: JSONNode) throws -> [LedgerRecord] {
+        do {
             var records: [LedgerRecord] = []
             switch try AppStoreDocumentShape.shape(of: root) {
             case .statuses: try readStatuses(root, into: &records)
@@ -27,8 +67,6 @@ struct AppStoreLedgerDocumentReader {
                 if let transactions = try root.optional("transactions") { try readItems(transactions, into: &records) }
             }
             return records
-        } catch {
-            throw LedgerRefusal.appStore(error, bundleId: source.bundleId)
         }
     }
 
@@ -39,15 +77,14 @@ struct AppStoreLedgerDocumentReader {
 
     private var envelope: AppStoreDocumentReader { AppStoreDocumentReader(items: source.items) }
 
-    private func readStatuses(_ node: JSONNode, into records: inout [LedgerRecord]) throws(DocumentError) {
+    private func readStatuses(_ node: JSONNode, into records: inout [LedgerRecord]) throws {
         try envelope.checkEnvelopeBundleId(node)
         for group in try node.required("data").elements() {
             for item in try group.required("lastTransactions").elements() {
                 let stated = try item.optional("originalTransactionId")?.identifier()
-                let (payload, body, isVerified) = try open(item.required("signedTransactionInfo"))
+                let (payload, body) = try open(item.required("signedTransactionInfo"))
                 try source.items.checkBundleId(of: payload)
-                let transaction = try AppStoreLedgerRecords.transaction(
-                    payload, body: body, isVerified: isVerified, receivedAt: receivedAt)
+                let transaction = try AppStoreLedgerRecords.transaction(payload, body: body, receivedAt: receivedAt)
                 if let stated, let own = transaction?.thread, stated != own {
                     throw DocumentError(
                         kind: .inconsistent, path: payload.path.appending("originalTransactionId"),
@@ -58,9 +95,9 @@ struct AppStoreLedgerDocumentReader {
                 var newest = transaction?.instant
                 if let transaction { records.append(transaction) }
                 if let node = try item.optional("signedRenewalInfo") {
-                    let (payload, body, isVerified) = try open(node)
+                    let (payload, body) = try open(node)
                     if let renewal = try AppStoreLedgerRecords.renewalInfo(
-                        payload, body: body, isVerified: isVerified, chain: chain, receivedAt: receivedAt)
+                        payload, body: body, chain: chain, receivedAt: receivedAt)
                     {
                         if let chain, renewal.thread != chain {
                             throw DocumentError(
@@ -77,50 +114,64 @@ struct AppStoreLedgerDocumentReader {
                 if let status = try item.optional("status")?.integer(), let chain {
                     // A statuses response has no signedDate of its own: the item's newest counts.
                     records.append(
-                        AppStoreLedgerRecords.status(
-                            status, chain: chain, signedDate: newest,
-                            isVerified: transaction?.isVerified ?? false, receivedAt: receivedAt))
+                        AppStoreLedgerRecords.status(status, chain: chain, signedDate: newest, receivedAt: receivedAt))
                 }
             }
         }
     }
 
-    private func readHistory(_ node: JSONNode, into records: inout [LedgerRecord]) throws(DocumentError) {
+    private func readHistory(_ node: JSONNode, into records: inout [LedgerRecord]) throws {
         try envelope.checkEnvelopeBundleId(node)
         for item in try node.required("signedTransactions").elements() {
-            let (payload, body, isVerified) = try open(item)
+            let (payload, body) = try open(item)
             try source.items.checkBundleId(of: payload)
-            if let record = try AppStoreLedgerRecords.transaction(
-                payload, body: body, isVerified: isVerified, receivedAt: receivedAt)
-            {
+            if let record = try AppStoreLedgerRecords.transaction(payload, body: body, receivedAt: receivedAt) {
                 records.append(record)
             }
         }
     }
 
-    private func readItems(_ node: JSONNode, into records: inout [LedgerRecord]) throws(DocumentError) {
+    private func readItems(_ node: JSONNode, into records: inout [LedgerRecord]) throws {
+        var renewals: [(record: LedgerRecord, path: JSONPath)] = []
         for item in try node.elements() {
-            let (payload, body, isVerified) = try open(item)
+            let (payload, body) = try open(item)
             if AppStoreDocumentReader.isRenewalInfo(payload) {
                 if let record = try AppStoreLedgerRecords.renewalInfo(
-                    payload, body: body, isVerified: isVerified, chain: nil, receivedAt: receivedAt)
+                    payload, body: body, chain: nil, receivedAt: receivedAt)
                 {
-                    records.append(record)
+                    renewals.append((record, item.path))
                 }
                 continue
             }
             try source.items.checkBundleId(of: payload)
-            if let record = try AppStoreLedgerRecords.transaction(
-                payload, body: body, isVerified: isVerified, receivedAt: receivedAt)
-            {
+            if let record = try AppStoreLedgerRecords.transaction(payload, body: body, receivedAt: receivedAt) {
                 records.append(record)
             }
         }
+        // A renewal info carries no bundle id: it is taken only beside a transaction of its subscription
+        // (whose bundle id was checked), so another app's signed renewal info cannot ride in.
+        let checked = Set(records.map(\.thread))
+        for renewal in renewals {
+            guard checked.contains(renewal.record.thread) else {
+                throw DocumentError(
+                    kind: .inconsistent, path: renewal.path.appending("originalTransactionId"),
+                    value: JSONValue.string(renewal.record.thread).compactText,
+                    reason: "names no transaction of the document, so its app cannot be checked")
+            }
+            records.append(renewal.record)
+        }
     }
 
-    /// An item opened by the adapter's item reader: its payload, the payload's bytes, whether verified.
-    private func open(_ node: JSONNode) throws(DocumentError) -> (JSONNode, Data, Bool) {
-        let (payload, isVerified) = try source.items.open(node)
-        return (payload, Data(payload.value.compactText.utf8), isVerified)
+    /// An item verified by the adapter's item reader: its payload and the payload's bytes. An item that is
+    /// not a JWS string is refused `unsigned`.
+    private func open(_ node: JSONNode) throws -> (JSONNode, Data) {
+        guard case .string = node.value else {
+            throw LedgerRefusal(
+                .unsigned,
+                "\(node.path) is \(node.value.typeDescription), not a JWS: every App Store statement in a ledger "
+                    + "is signed by Apple and verified")
+        }
+        let (payload, _) = try source.items.open(node)
+        return (payload, Data(payload.value.compactText.utf8))
     }
 }

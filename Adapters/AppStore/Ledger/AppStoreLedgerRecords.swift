@@ -3,18 +3,35 @@ import EntitlementKitLedger
 import Foundation
 
 /// The App Store's records: one per transaction (by `transactionId`), one renewal info and one status per
-/// subscription chain (`originalTransactionId`), each ordered by the `signedDate` Apple signed it at, a
-/// verified statement before a decoded one, then its bytes — and their way back into the adapter's
-/// document, which the adapter's mapping turns into a snapshot.
+/// subscription chain (`originalTransactionId`), each ordered by the `signedDate` Apple signed it at, then
+/// its bytes (every App Store statement in a ledger is a verified JWS) — and their way back into the
+/// adapter's document, which the adapter's mapping turns into a snapshot.
 enum AppStoreLedgerRecords {
     static let renewalInfoStatement = "renewalInfo"
     static let statusStatement = "status"
     static let transactionStatementPrefix = "transaction "
 
-    static func order(signedDate: Date?, isVerified: Bool, body: Data) -> LedgerOrderKey {
-        LedgerOrderKey([
-            .number(signedDate?.millisecondsSince1970 ?? Int64.min), .number(isVerified ? 1 : 0), .bytes(Array(body)),
-        ])
+    /// How far after the instant an input was received a statement may be signed: clocks differ a little;
+    /// a statement dated later would outrank every genuine statement that follows it.
+    static let futureTolerance: TimeInterval = 300
+
+    static func order(signedDate: Date?, body: Data) -> LedgerOrderKey {
+        LedgerOrderKey([.number(signedDate?.millisecondsSince1970 ?? Int64.min), .bytes(Array(body))])
+    }
+
+    /// Refuses the whole input when a statement of it (`signedDate`, or any record's instant) was signed
+    /// more than ``futureTolerance`` after `receivedAt`.
+    static func refuseFuture(_ records: [LedgerRecord], signedDate: Date? = nil, receivedAt: Date)
+        throws(LedgerRefusal)
+    {
+        let limit = receivedAt.addingTimeInterval(futureTolerance)
+        let dated = (signedDate.map { [("the notification", $0)] } ?? []) + records.map { ($0.statement, $0.instant) }
+        for (statement, instant) in dated where instant > limit {
+            throw LedgerRefusal(
+                .signedInFuture,
+                "\(statement) is signed at \(RFC3339.string(from: instant)), more than 5 minutes after the input "
+                    + "was received (\(RFC3339.string(from: receivedAt)))")
+        }
     }
 
     static func environment(_ raw: String?) -> Environment? {
@@ -27,10 +44,8 @@ enum AppStoreLedgerRecords {
     }
 
     /// The record of a transaction payload, or `nil` when it names no purchase to thread it by.
-    static func transaction(_ payload: JSONNode, body: Data, isVerified: Bool, receivedAt: Date)
-        throws(DocumentError) -> LedgerRecord?
-    {
-        let transaction = try AppStoreTransaction(reading: payload, order: 0, isVerified: isVerified)
+    static func transaction(_ payload: JSONNode, body: Data, receivedAt: Date) throws(DocumentError) -> LedgerRecord? {
+        let transaction = try AppStoreTransaction(reading: payload, order: 0, isVerified: true)
         guard let thread = transaction.originalTransactionId ?? transaction.transactionId else { return nil }
         let links = transaction.appAccountToken.map { token in
             [LedgerAccountLink(key: LedgerAccountKey(.appAccountToken, token), appUserId: token)]
@@ -38,34 +53,32 @@ enum AppStoreLedgerRecords {
         return LedgerRecord(
             thread: thread,
             statement: transactionStatementPrefix + (transaction.transactionId ?? thread),
-            order: order(signedDate: transaction.signedDate, isVerified: isVerified, body: body),
-            body: body, isVerified: isVerified, instant: transaction.signedDate ?? receivedAt,
+            order: order(signedDate: transaction.signedDate, body: body),
+            body: body, isVerified: true, instant: transaction.signedDate ?? receivedAt,
             environment: environment(transaction.environment), accountLinks: links ?? [])
     }
 
     /// The record of a renewal-info payload for the chain `chain` (its own `originalTransactionId` first).
-    static func renewalInfo(_ payload: JSONNode, body: Data, isVerified: Bool, chain: String?, receivedAt: Date)
+    static func renewalInfo(_ payload: JSONNode, body: Data, chain: String?, receivedAt: Date)
         throws(DocumentError) -> LedgerRecord?
     {
-        let renewalInfo = try AppStoreRenewalInfo(reading: payload, isVerified: isVerified)
+        let renewalInfo = try AppStoreRenewalInfo(reading: payload, isVerified: true)
         guard let thread = renewalInfo.originalTransactionId ?? chain else { return nil }
         let environment = try payload.optional("environment")?.string()
         return LedgerRecord(
             thread: thread, statement: renewalInfoStatement,
-            order: order(signedDate: renewalInfo.signedDate, isVerified: isVerified, body: body),
-            body: body, isVerified: isVerified, instant: renewalInfo.signedDate ?? receivedAt,
+            order: order(signedDate: renewalInfo.signedDate, body: body),
+            body: body, isVerified: true, instant: renewalInfo.signedDate ?? receivedAt,
             environment: Self.environment(environment))
     }
 
     /// The record of a chain's status (`1`–`5`) as Apple stated it at `signedDate`.
-    static func status(_ status: Int64, chain: String, signedDate: Date?, isVerified: Bool, receivedAt: Date)
-        -> LedgerRecord
-    {
+    static func status(_ status: Int64, chain: String, signedDate: Date?, receivedAt: Date) -> LedgerRecord {
         let body = Data(JSONValue.object(["status": .integer(status)]).compactText.utf8)
         return LedgerRecord(
             thread: chain, statement: statusStatement,
-            order: order(signedDate: signedDate, isVerified: isVerified, body: body),
-            body: body, isVerified: isVerified, instant: signedDate ?? receivedAt, environment: nil)
+            order: order(signedDate: signedDate, body: body),
+            body: body, isVerified: true, instant: signedDate ?? receivedAt, environment: nil)
     }
 
     /// The adapter's document of every record of `threads`: the mapping's input.

@@ -16,7 +16,11 @@ import Foundation
 /// A notification's `signedPayload` and both JWS inside it are verified as the adapter verifies a JWS
 /// (a chain to a configured root at the payload's `signedDate`, Apple's marker extensions, ES256);
 /// `bundleId` must be the configured one. `TEST` notifications and consumption requests store nothing.
-/// StoreKit test data (`Xcode`, `LocalTesting`), which Apple never signs, is refused.
+/// Every item of a document or of what the app posts is a JWS that verifies, each transaction carrying
+/// the configured `bundleId`; an item given decoded is refused ``LedgerRefusal/Kind/unsigned``. A
+/// statement signed more than five minutes after the input was received refuses the whole input
+/// (``LedgerRefusal/Kind/signedInFuture``). StoreKit test data (`Xcode`, `LocalTesting`), which Apple
+/// never signs, is refused.
 public struct AppStoreLedgerSource: LedgerSource {
     /// Which products unlock which entitlements.
     public var catalog: EntitlementCatalog
@@ -41,7 +45,14 @@ public struct AppStoreLedgerSource: LedgerSource {
     }
 
     public func read(_ notification: LedgerNotification) throws(LedgerRefusal) -> LedgerReading {
-        try AppStoreNotificationReader(source: self).read(notification.body)
+        try AppStoreNotificationReader(source: self).read(notification.body, receivedAt: notification.receivedAt)
+    }
+
+    /// What the app posts: one StoreKit 2 `jwsRepresentation`, or a JSON array of them, each verified.
+    public func read(_ claim: LedgerClaim) throws(LedgerRefusal) -> LedgerReading {
+        let records = try AppStoreLedgerDocumentReader(source: self, receivedAt: claim.receivedAt).records(
+            ofClaim: claim.token)
+        return LedgerReading(notificationId: nil, environment: nil, effect: .records(records))
     }
 
     public func read(_ document: LedgerDocument) throws(LedgerRefusal) -> LedgerReading {

@@ -13,9 +13,9 @@ struct AppStoreNotificationReader {
         "TEST": "a test notification", "CONSUMPTION_REQUEST": "a consumption request",
     ]
 
-    func read(_ body: Data) throws(LedgerRefusal) -> LedgerReading {
+    func read(_ body: Data, receivedAt: Date) throws(LedgerRefusal) -> LedgerReading {
         do {
-            return try readChecked(body)
+            return try readChecked(body, receivedAt: receivedAt)
         } catch let error as DocumentError {
             throw LedgerRefusal.appStore(error, bundleId: source.bundleId)
         } catch let refusal as LedgerRefusal {
@@ -25,10 +25,11 @@ struct AppStoreNotificationReader {
         }
     }
 
-    private func readChecked(_ body: Data) throws -> LedgerReading {
+    private func readChecked(_ body: Data, receivedAt: Date) throws -> LedgerReading {
         let envelope = try JSONNode(parsing: body)
         let signedPayload = try envelope.required("signedPayload")
         let verified = try source.verifier.verify(try signedPayload.string(), path: signedPayload.path)
+        try AppStoreLedgerRecords.refuseFuture([], signedDate: verified.signedDate, receivedAt: receivedAt)
         let payload = try AppStoreItemReader.payloadNode(verified.payload, at: signedPayload.path)
         let notificationId = try payload.required("notificationUUID").string()
         let type = try payload.optional("notificationType")?.string()
@@ -55,6 +56,7 @@ struct AppStoreNotificationReader {
                 effect: .noChange(reason: "a \(type ?? "notification") carrying no transaction or renewal info"))
         }
         let records = try records(of: data, signedDate: verified.signedDate)
+        try AppStoreLedgerRecords.refuseFuture(records, receivedAt: receivedAt)
         return LedgerReading(notificationId: notificationId, environment: environment, effect: .records(records))
     }
 
@@ -82,7 +84,7 @@ struct AppStoreNotificationReader {
             let (payload, body) = try open(node)
             try source.items.checkBundleId(of: payload)
             if let record = try AppStoreLedgerRecords.transaction(
-                payload, body: body, isVerified: true, receivedAt: signedDate)
+                payload, body: body, receivedAt: signedDate)
             {
                 records.append(record)
                 chain = record.thread
@@ -92,7 +94,7 @@ struct AppStoreNotificationReader {
         if let node = try data.optional("signedRenewalInfo") {
             let (payload, body) = try open(node)
             if let record = try AppStoreLedgerRecords.renewalInfo(
-                payload, body: body, isVerified: true, chain: chain, receivedAt: signedDate)
+                payload, body: body, chain: chain, receivedAt: signedDate)
             {
                 // A renewal info of another subscription would lend it this one's renewal state.
                 if let transactionChain, record.thread != transactionChain {
@@ -113,7 +115,7 @@ struct AppStoreNotificationReader {
             if let chain {
                 records.append(
                     AppStoreLedgerRecords.status(
-                        status, chain: chain, signedDate: signedDate, isVerified: true, receivedAt: signedDate))
+                        status, chain: chain, signedDate: signedDate, receivedAt: signedDate))
             }
         }
         return records

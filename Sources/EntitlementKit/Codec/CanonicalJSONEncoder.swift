@@ -61,6 +61,20 @@ struct CanonicalJSONEncoder: ~Copyable {
             }
             endArray()
         }
+        if let aliases = snapshot.aliases {
+            // The one optional member: only a ledger's export and replay state the customer's other ids.
+            key("aliases")
+            if aliases.isEmpty {
+                raw("[]")
+            } else {
+                beginArray()
+                for alias in aliases {
+                    element()
+                    string(alias)
+                }
+                endArray()
+            }
+        }
         key("appUserId")
         string(snapshot.appUserId)
         key("entitlements")

@@ -61,6 +61,7 @@ extension EntitlementSnapshot {
                 (node) throws(DocumentError) in try Transaction(json: node)
             }
         )
+        aliases = try schema.aliases(in: root, appUserId: appUserId)
         let listed = try root.required("activeEntitlementIds")
         let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
         guard listedIds.sorted() == activeEntitlementIds.sorted() else {
@@ -196,6 +197,34 @@ private struct SchemaKeys {
         // the same.
         return Denial(
             Denial.Code(rawValue: try node.required("code").string()), raw: try node.nullable("raw")?.string())
+    }
+
+    /// `aliases`: optional from 3 (absent or `null` reads as `nil`), a schema 3 key in 1 and 2. Strings sorted by
+    /// their bytes, each once and none the snapshot's own `appUserId`, so the canonical form writes back the
+    /// same bytes and a join on aliases never finds one id twice.
+    func aliases(in root: JSONNode, appUserId: String?) throws(DocumentError) -> [String]? {
+        guard version >= 3 else {
+            try refuse("aliases", in: root, since: 3)
+            return nil
+        }
+        guard let node = try root.optional("aliases") else { return nil }
+        var aliases: [String] = []
+        for element in try node.elements() {
+            let alias = try element.string()
+            if alias.isEmpty { throw element.invalid("is not an app user id") }
+            if alias.utf8.elementsEqual((appUserId ?? "").utf8) {
+                throw DocumentError(
+                    kind: .inconsistent, path: element.path, offending: element.value,
+                    reason: "is the snapshot's own appUserId")
+            }
+            if let previous = aliases.last, !previous.utf8.lexicographicallyPrecedes(alias.utf8) {
+                throw DocumentError(
+                    kind: .inconsistent, path: element.path, offending: element.value,
+                    reason: "is not after \(JSONWriter.quoted(previous)): aliases are sorted by bytes, each once")
+            }
+            aliases.append(alias)
+        }
+        return aliases
     }
 
     /// `verification`: required from 2; absent in 1, where it reads as `notRequested`.

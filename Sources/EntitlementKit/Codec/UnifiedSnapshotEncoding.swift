@@ -1,11 +1,12 @@
 import Foundation
 
-// Snapshot → JSON: the canonical form of unified-snapshot.md. Every key is written, `null` when unset.
+// Snapshot → JSON: the canonical form of unified-snapshot.md. Every key is written, `null` when unset, except
+// the optional `aliases`, written only when set.
 
 extension EntitlementSnapshot {
     /// The snapshot as a JSON value in the unified form (schema version 3).
     public var jsonValue: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "schemaVersion": .integer(Int64(Self.schemaVersion)),
             "provider": .string(provider.rawValue),
             "appUserId": appUserId.json,
@@ -20,7 +21,10 @@ extension EntitlementSnapshot {
             "entitlements": .object(entitlements.mapValues(\.jsonValue)),
             "activeEntitlementIds": .array(activeEntitlementIds.map(JSONValue.string)),
             "nonSubscriptionTransactions": .array(nonSubscriptionTransactions.map(\.jsonValue)),
-        ])
+        ]
+        // The one optional member: only a ledger's export and replay state the customer's other ids.
+        if let aliases { members["aliases"] = .array(aliases.map(JSONValue.string)) }
+        return .object(members)
     }
 
     /// The canonical JSON text: sorted keys, every key present, UTC dates with `Z`.

@@ -27,6 +27,13 @@ public struct EntitlementSnapshot: Sendable, Hashable {
     public var provider: ProviderID
     /// The customer the response belongs to.
     public var appUserId: String?
+    /// The customer's other app user ids, sorted by their UTF-8 bytes, or `nil` when the source does not
+    /// say (every vendor adapter). An own-backend ledger's export and replay state them, so a parity check
+    /// can join a vendor's line to the customer holding its id (`parity --join-aliases`).
+    ///
+    /// Written as the optional `aliases` member of schema 3 only when set; a document without it reads as
+    /// `nil`.
+    public var aliases: [String]?
     /// The first app user id the backend knew for this customer (RevenueCat).
     public var originalAppUserId: String?
     /// The server's time when it answered.

@@ -15,8 +15,14 @@ public protocol LedgerSource: Sendable {
     /// checks it is for the configured app, and says what it states.
     func read(_ notification: LedgerNotification) throws(LedgerRefusal) -> LedgerReading
 
-    /// Reads a document the server fetched or the app posted.
+    /// Reads a document the server fetched itself.
     func read(_ document: LedgerDocument) throws(LedgerRefusal) -> LedgerReading
+
+    /// Reads what the app posted, a claim never taken as fact. By default it is answered
+    /// ``LedgerReading/Effect/refreshNeeded(purchaseToken:productId:)``: the server fetches the purchase
+    /// from its store and applies that document for the app user. A source whose purchases carry their
+    /// own proof (the App Store's signed transactions) reads and verifies them instead.
+    func read(_ claim: LedgerClaim) throws(LedgerRefusal) -> LedgerReading
 
     /// The snapshot of `threads` (this source's, owned by one customer) evaluated at `instant`, through
     /// the adapter's mapping. The ledger sets the provider, the app user id and the verification.
@@ -28,6 +34,12 @@ public protocol LedgerSource: Sendable {
 }
 
 extension LedgerSource {
+    public func read(_ claim: LedgerClaim) throws(LedgerRefusal) -> LedgerReading {
+        LedgerReading(
+            notificationId: nil, environment: nil,
+            effect: .refreshNeeded(purchaseToken: claim.token, productId: claim.productId))
+    }
+
     public func holdsActiveSubscription(_ thread: LedgerThread, at instant: Date) -> Bool {
         guard let snapshot = try? snapshot(of: [thread], at: instant) else { return false }
         return snapshot.active.contains { $0.expirationDate != nil }

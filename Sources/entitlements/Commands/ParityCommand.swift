@@ -7,21 +7,24 @@ enum ParityCommand: Command {
     static let definition = CommandDefinition(
         name: "parity",
         synopsis:
-            "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--jobs N] A B",
+            "[--from PROVIDER] [--at INSTANT] [--json] [--expiry-tolerance SECONDS] [--ignore-field FIELD]... [--join-aliases] [--jobs N] A B",
         summary: "Join two JSON Lines exports on appUserId and compare every customer's access and fields.",
         discussion: """
             Each line of A and B is a vendor response or an envelope {"appUserId", "provider", \
             "response"}; the format is the envelope's provider, else --from, else detected per line (an \
             envelope whose provider contradicts --from is a bad record). Customers are joined on the snapshot's \
-            appUserId (the envelope's when given). The text report starts with the instant \
+            appUserId (the envelope's when given); with --join-aliases a line also joins the customer of the \
+            other export whose "aliases" hold its appUserId (a ledger's export lists each customer's other ids \
+            there), and is reported under that customer's appUserId in A. The text report starts with the instant \
             ("evaluated at …", "(now)" without --at) and counts customers in A, in B, matched, only \
             in A, only in B, with access differences and with field differences (compared as in \
             'entitlements diff', access differences with both sides' reasons), then lists the first \
             \(ParityText.exampleLimit) examples of each kind; --json prints the complete lists, sorted \
             by appUserId then entitlementId, each access difference with reasonInA and reasonInB. A record that \
             cannot be used (it does not decode, has no appUserId, or repeats an appUserId already seen in \
-            its file) is reported on standard error with its line and counted, and the exit status is 1: \
-            parity was not proven.
+            its file; with --join-aliases also an id held by two customers, a line whose ids lead to two \
+            customers of the other export, or to one already compared with another line) is reported on \
+            standard error with its line and counted, and the exit status is 1: parity was not proven.
             """,
         positionals: [
             .init(name: "A", help: "The first export (usually the current backend); - reads standard input."),
@@ -29,7 +32,7 @@ enum ParityCommand: Command {
         ],
         options: [
             CommonOptions.from, CommonOptions.at, CommonOptions.json, CommonOptions.expiryTolerance,
-            CommonOptions.ignoreField, CommonOptions.jobs,
+            CommonOptions.ignoreField, joinAliases, CommonOptions.jobs,
         ] + StoreOptions.definitions,
         positionalCount: (2, 2),
         exitStatuses: """
@@ -39,6 +42,10 @@ enum ParityCommand: Command {
             both exports ("no customers compared": two empty exports are not parity); 64 usage; 66 cannot open A or B; 74 read or write error
             """
     )
+
+    static let joinAliases = CommandDefinition.Option(
+        name: "--join-aliases", valueName: nil,
+        help: "Also join a line to the customer of the other export whose aliases hold its appUserId.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
         let format = try CommonOptions.format(arguments, command: definition.name, context: context)
@@ -53,7 +60,9 @@ enum ParityCommand: Command {
         // Not 65: parity answers "not proven" (1) whenever records could not be compared.
         var readerA = try inputA.lineReader(notJSONLines: .negative)
         var readerB = try inputB.lineReader(notJSONLines: .negative)
-        let check = ParityCheck(decoder: context.decoder, format: format, at: instant, options: options)
+        let check = ParityCheck(
+            decoder: context.decoder, format: format, at: instant, options: options,
+            joiningAliases: arguments.has("--join-aliases"))
         let outcome: ParityCheck.Outcome
         do {
             outcome = try check.run(

@@ -44,15 +44,12 @@ struct AppStoreRuleTests {
         #expect(later?.records.first { $0.statement == "status" }?.instant ?? .distantPast > status?.instant ?? .now)
     }
 
-    @Test func atOneSignedDateTheVerifiedStatementThenTheLastByBytesIsKept() {
+    @Test func atOneSignedDateTheStatementLastByBytesIsKept() {
         let signed = SignedNotifications.instant("2025-02-05")
-        let verified = AppStoreLedgerRecords.order(signedDate: signed, isVerified: true, body: Data("a".utf8))
-        let decoded = AppStoreLedgerRecords.order(signedDate: signed, isVerified: false, body: Data("z".utf8))
-        #expect(decoded < verified, "verified beats decoded whatever the bytes")
-        let other = AppStoreLedgerRecords.order(signedDate: signed, isVerified: true, body: Data("b".utf8))
-        #expect(verified < other, "then the bytes that sort last")
-        let newer = AppStoreLedgerRecords.order(
-            signedDate: signed.addingTimeInterval(0.001), isVerified: false, body: Data())
-        #expect(other < newer, "a later signedDate beats both")
+        let first = AppStoreLedgerRecords.order(signedDate: signed, body: Data("a".utf8))
+        let last = AppStoreLedgerRecords.order(signedDate: signed, body: Data("b".utf8))
+        #expect(first < last, "the bytes that sort last")
+        let newer = AppStoreLedgerRecords.order(signedDate: signed.addingTimeInterval(0.001), body: Data())
+        #expect(last < newer, "a later signedDate beats both")
     }
 }

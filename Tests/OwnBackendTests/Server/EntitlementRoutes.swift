@@ -65,30 +65,30 @@ struct EntitlementRoutes: Sendable {
     }
 
     /// `POST customers/{id}/purchases` with `{"store", "token", "productId"?}`: the app's restore, sync or
-    /// purchase, posted as the customer; answers the snapshot afterwards.
+    /// purchase, posted as the customer — a claim, never a document. App Store JWS are verified as they
+    /// are; a Play token or a Stripe id is answered `refreshNeeded`, and the purchase the server fetched
+    /// from the store itself is applied for the customer. Answers the snapshot afterwards.
     private func postPurchase(_ body: Data, as appUserId: String) async throws -> RouteAnswer {
         let request = try JSONNode(parsing: body)
-        let token = try request.required("token").string()
-        let productId = try request.optional("productId")?.string()
-        let document: LedgerDocument
+        let source: LedgerSourceID
         switch try request.required("store").string() {
-        case "appStore", "macAppStore":
-            // A StoreKit 2 `jwsRepresentation`, or a JSON array of them (a restore posts them all at once).
-            let array = token.hasPrefix("[") ? token : JSONValue.array([.string(token)]).compactText
-            document = LedgerDocument(
-                source: .appStore, body: Data(array.utf8), appUserId: appUserId, receivedAt: now())
-        case "playStore":
-            let fetched = try await fetch(.googlePlay, token, productId)
-            document = LedgerDocument(
-                source: .googlePlay, body: fetched, purchaseToken: token, appUserId: appUserId, receivedAt: now())
-        case "stripe":
-            let fetched = try await fetch(.stripe, token, productId)
-            document = LedgerDocument(
-                source: .stripe, body: fetched, purchaseToken: token, appUserId: appUserId, receivedAt: now())
+        case "appStore", "macAppStore": source = .appStore
+        case "playStore": source = .googlePlay
+        case "stripe": source = .stripe
         case let store:
             return .error(422, "unknownStore", "purchases from \(JSONValue.string(store).compactText) are not read")
         }
-        if case .receiptInUseByOtherUser = try await ledger.apply(document) {
+        let claim = LedgerClaim(
+            source: source, token: try request.required("token").string(),
+            productId: try request.optional("productId")?.string(), appUserId: appUserId, receivedAt: now())
+        var outcome = try await ledger.apply(claim)
+        if case .refreshNeeded(let token, let productId) = outcome {
+            let fetched = try await fetch(source, token, productId)
+            outcome = try await ledger.apply(
+                LedgerDocument(
+                    source: source, body: fetched, purchaseToken: token, appUserId: appUserId, receivedAt: now()))
+        }
+        if case .receiptInUseByOtherUser = outcome {
             // Never the owner's id: it is another customer's.
             return .error(409, "receiptInUseByOtherUser", "the purchase belongs to another account")
         }
