@@ -63,7 +63,7 @@ enum LedgerCommand: Command {
         ],
         positionalCount: (2, 2),
         exitStatuses: "  0 every line applied; 65 a line was refused or malformed (the rest applied); 64 usage; "
-            + "66 unreadable log; 73 cannot create the outcomes file"
+            + "66 unreadable log; 73 cannot create the outcomes file (64 when it names the LOG itself)"
     )
 
     // `ledger import-plan` and `ledger export` parse, run and explain themselves (LedgerActions).
@@ -105,8 +105,13 @@ enum LedgerCommand: Command {
         } else {
             store = InMemoryLedgerStore()
         }
+        let logFile = InputFile(argument: arguments.positionals[1])
         var outcomes: FileHandle?
         if let path = arguments.value("--outcomes") {
+            // Checked before the outcomes file is created: creating it would empty the log.
+            guard !logFile.isSameFile(as: path) else {
+                throw .usage("--outcomes: \(ArgumentQuoting.json(path)) is the LOG itself", command: command)
+            }
             guard FileManager.default.createFile(atPath: path, contents: nil),
                 let handle = FileHandle(forWritingAtPath: path)
             else {
@@ -115,7 +120,7 @@ enum LedgerCommand: Command {
             outcomes = handle
         }
         defer { try? outcomes?.close() }
-        let log = try InputFile(argument: arguments.positionals[1]).readAll()
+        let log = try logFile.readAll()
         let ledger = EntitlementLedger(sources: sources, store: store, configuration: configuration)
         let replay = AsyncWait.value { await LedgerReplay.run(log: log, into: ledger, at: instant) }
         for line in replay.lines {
