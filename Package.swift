@@ -34,7 +34,8 @@ let package = Package(
 
         // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
         // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
-        // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
+        // verification on P-256 and P-384, RSASSA-PKCS1-v1_5/SHA-256 verification. The core's cache seal, the
+        // App Store, Google Play and Stripe adapters share it.
         .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"], exclude: ["Generator"]),
 
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
@@ -156,6 +157,8 @@ let package = Package(
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
         // The package's helper executables run as real processes by the crash tests (test support).
         .target(name: "HelperProcesses", path: "Tests/HelperProcesses"),
+        // Slow, plain ECDSA and RSA verifiers the tests and fuzz targets hold the crypto module to (not shipped).
+        .target(name: "CryptoOracles", dependencies: ["EntitlementKitCrypto"], path: "Tests/CryptoOracles"),
 
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
@@ -199,11 +202,11 @@ let package = Package(
             name: "AppStoreAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
         ),
-        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, DER/X.509) and the JWS verifier against
+        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, RSA, DER/X.509) and the JWS verifier against
         // public test vectors.
         .testTarget(
             name: "AppStoreVerificationTests",
-            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore", "CryptoOracles"],
             exclude: ["PKI"],
             resources: [.copy("Wycheproof")]
         ),

@@ -1,3 +1,5 @@
+import EntitlementKitCrypto
+
 /// Arithmetic modulo an odd number below 2^384 — a curve's prime p or its group order n — in Montgomery
 /// form: a value `a` is held as a·R mod m with R = 2^(64·limbCount), so a product needs no division
 /// (Montgomery's reduction, in the "coarsely integrated operand scanning" order of Koç, Acar and Kaliski).

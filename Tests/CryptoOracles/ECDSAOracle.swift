@@ -1,3 +1,5 @@
+import EntitlementKitCrypto
+
 /// The first, generic implementation of ECDSA verification (one Montgomery reduction for every modulus,
 /// a bit-by-bit Shamir ladder), kept only as a yardstick: the tests and the `ecdsa-differential` fuzz
 /// target hold ``ECDSAPublicKey``'s fixed-width arithmetic to its answers. Production code never calls it.

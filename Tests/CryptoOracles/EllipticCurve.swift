@@ -1,3 +1,5 @@
+import EntitlementKitCrypto
+
 /// The oracle's curves (see `ECDSAOracle`; production code uses `FixedWidthCurve`). A short-Weierstrass
 /// curve y² = x³ − 3x + b over a prime field with a prime group order n (cofactor 1,
 /// as both NIST curves here), its base point G, and the two Montgomery fields its arithmetic runs in.
@@ -61,4 +63,13 @@ struct EllipticCurve: Sendable {
 struct AffinePoint: Sendable, Equatable {
     var x: WideInteger
     var y: WideInteger
+}
+
+extension ECDSACurve {
+    var parameters: EllipticCurve {
+        switch self {
+        case .p256: EllipticCurve.p256
+        case .p384: EllipticCurve.p384
+        }
+    }
 }

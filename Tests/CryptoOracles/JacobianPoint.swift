@@ -1,3 +1,5 @@
+import EntitlementKitCrypto
+
 /// A point in Jacobian coordinates (X : Y : Z) standing for (X/Z², Y/Z³), coordinates in Montgomery form;
 /// Z = 0 is the point at infinity. Adding and doubling need no field inversion this way.
 struct JacobianPoint: Sendable {
