@@ -93,26 +93,10 @@ struct CSVRecordReader {
 
     private mutating func unquotedField(into field: inout [UInt8], keep: Bool) throws(ImportReadError) -> FieldEnd {
         while let byte = try peek() {
-            switch byte {
-            case 0x2C:
-                advance()
-                return .comma
-            case 0x0A:
-                advance()
-                line += 1
-                return .recordEnd
-            case 0x22:
-                return .malformed("a quote inside an unquoted field (quotes go around a whole field)")
-            default:
-                if byte == 0x0D, try peek(offset: 1) == 0x0A {
-                    advance()
-                    advance()
-                    line += 1
-                    return .recordEnd
-                }
-                if keep { field.append(byte) }
-                advance()
-            }
+            if let end = try separator(byte) { return end }
+            if byte == 0x22 { return .malformed("a quote inside an unquoted field (quotes go around a whole field)") }
+            if keep { field.append(byte) }
+            advance()
         }
         return .recordEnd
     }
@@ -120,34 +104,39 @@ struct CSVRecordReader {
     private mutating func quotedField(into field: inout [UInt8], keep: Bool) throws(ImportReadError) -> FieldEnd {
         while let byte = try peek() {
             advance()
-            if byte == 0x22 {
-                guard let next = try peek() else { return .recordEnd }
-                switch next {
-                case 0x22:
-                    if keep { field.append(0x22) }
-                    advance()
-                case 0x2C:
-                    advance()
-                    return .comma
-                case 0x0A:
-                    advance()
-                    line += 1
-                    return .recordEnd
-                default:
-                    if next == 0x0D, try peek(offset: 1) == 0x0A {
-                        advance()
-                        advance()
-                        line += 1
-                        return .recordEnd
-                    }
-                    return .malformed("text after a closing quote")
-                }
-            } else {
+            guard byte == 0x22 else {
                 if byte == 0x0A { line += 1 }
                 if keep { field.append(byte) }
+                continue
             }
+            guard let next = try peek() else { return .recordEnd }
+            if next == 0x22 {
+                if keep { field.append(0x22) }
+                advance()
+                continue
+            }
+            return try separator(next) ?? .malformed("text after a closing quote")
         }
         return .malformed("a quoted field is not closed before the end of the file")
+    }
+
+    /// The field's end at `byte` (the next one), consumed: a comma, or a line break (`\n` or `\r\n`); `nil` when
+    /// `byte` is neither.
+    private mutating func separator(_ byte: UInt8) throws(ImportReadError) -> FieldEnd? {
+        if byte == 0x2C {
+            advance()
+            return .comma
+        }
+        var length = 0
+        if byte == 0x0A {
+            length = 1
+        } else if byte == 0x0D, try peek(offset: 1) == 0x0A {
+            length = 2
+        }
+        guard length > 0 else { return nil }
+        position += length
+        line += 1
+        return .recordEnd
     }
 
     private mutating func skipRestOfLine() throws(ImportReadError) {
