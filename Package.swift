@@ -27,8 +27,8 @@ let package = Package(
     // The user asked for no third-party packages: everything here is the toolchain's.
     dependencies: [],
     targets: [
-        // The strict JSON layer: the validating parser and value tree, the located `DocumentError`, the
-        // typed `JSONNode` reader, the fast paths' byte reader, RFC 3339 dates, the canonical writer. It
+        // The strict JSON layer: one validating pass building a tape, the `JSONNode` view over it with the
+        // located `DocumentError`, the value tree, RFC 3339 dates, the canonical writer. It
         // knows nothing of entitlements, so the fuzz targets and other tools can take it alone.
         .target(name: "EntitlementKitJSON"),
 
@@ -155,6 +155,8 @@ let package = Package(
 
         // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+        // The JSON reader before the tape, kept only as the oracle of the differential tests and fuzz targets.
+        .target(name: "JSONOracle", dependencies: ["EntitlementKitJSON"], path: "Tests/JSONOracle"),
         // The package's helper executables run as real processes by the crash tests (test support).
         .target(name: "HelperProcesses", path: "Tests/HelperProcesses"),
         // Slow, plain ECDSA and RSA verifiers the tests and fuzz targets hold the crypto module to (not shipped).
@@ -195,7 +197,7 @@ let package = Package(
             name: "AdaptyAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
-                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting", "JSONOracle",
             ]
         ),
         .testTarget(
@@ -243,11 +245,12 @@ let package = Package(
             exclude: ["ReaderSample.md"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
-        // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
+        // The tape against the tree parser it replaced (the oracle), its size; the canonical encoder.
         .testTarget(
             name: "FastPathTests",
             dependencies: [
                 "EntitlementKit",
+                "JSONOracle",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",

@@ -1,14 +1,15 @@
+import EntitlementKitJSON
 import Foundation
 
-extension JSONValue {
-    /// Parses one JSON document (RFC 8259) strictly.
-    ///
-    /// Refused, with a ``DocumentError`` of kind `syntax` naming the line and the path reached: invalid
-    /// UTF-8, trailing content, truncation, duplicate keys in one object (ambiguous input), nesting deeper
-    /// than ``maximumNestingDepth``, and lone surrogate escapes.
+/// The JSON reader EntitlementKit had before the tape (``JSONNode`` over one validating pass): a
+/// recursive-descent parser that builds the `JSONValue` tree directly. It survives only as the oracle the
+/// differential tests and fuzz targets hold the tape to: the same documents accepted, the same values, the
+/// same located errors.
+public enum OracleJSONParser {
+    /// Parses one JSON document strictly, as `JSONValue.parse` did before the tape.
     public static func parse(_ data: Data) throws(DocumentError) -> JSONValue {
         let result: Result<JSONValue, DocumentError> = data.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            var parser = TreeParser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(DocumentError) {
                 return .success(try parser.parseDocument())
             } catch {
@@ -17,19 +18,11 @@ extension JSONValue {
         }
         return try result.get()
     }
-
-    /// Parses one JSON document held in a string.
-    public static func parse(_ text: String) throws(DocumentError) -> JSONValue {
-        try parse(Data(text.utf8))
-    }
-
-    /// The deepest nesting of arrays and objects the parser accepts.
-    public static let maximumNestingDepth = 256
 }
 
 /// A recursive-descent parser over UTF-8 bytes that keeps track of the path it is in, so errors in
 /// truncated or malformed documents still say where they happened.
-struct JSONParser {
+struct TreeParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var path: [JSONPath.Component] = []

@@ -1,25 +1,22 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import EntitlementKitFixtures
 import EntitlementKitMigration
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
+import JSONOracle
 import Testing
 
-/// The byte-level fast path and the general (`JSONNode`) path give the same snapshot or the same located
-/// error on every fixture, wrapped and bare, and on deterministic mutations of them: deleted, inserted
-/// and replaced bytes, so every kind of malformed input (truncation, stray quotes, bad UTF-8, duplicate
-/// keys, wrong types) reaches both paths.
-@Suite(.timeLimit(.minutes(5))) struct FastPathDifferentialTests {
-    private static let adapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter()]
+/// The tape (one validating pass, `JSONNode` a view over it) and the tree reader it replaced (the oracle:
+/// `OracleJSONParser`'s `JSONValue`, read through a node made from it) give the same snapshot or the same
+/// located error on every fixture, wrapped and bare, and on deterministic mutations of them: deleted,
+/// inserted and replaced bytes, so every kind of malformed input (truncation, stray quotes, bad UTF-8,
+/// duplicate keys, wrong types) reaches both.
+@Suite(.timeLimit(.minutes(5))) struct TapeDifferentialTests {
+    private static let adapters: [any EntitlementAdapter] = [RevenueCatAdapter(), QonversionAdapter(), AdaptyAdapter()]
     private static let now = Date(millisecondsSince1970: 1_757_930_400_000)  // 2025-09-15T10:00:00Z
-
-    fileprivate static var fast: SnapshotDecoder { SnapshotDecoder(adapters: adapters) }
-    fileprivate static var general: SnapshotDecoder {
-        var decoder = SnapshotDecoder(adapters: adapters)
-        decoder.usesFastPath = false
-        return decoder
-    }
+    private static let decoder = SnapshotDecoder(adapters: adapters)
 
     /// Every fixture document as one compact record, bare and in envelopes.
     private static func records() throws -> [Data] {
@@ -45,49 +42,56 @@ import Testing
         case failure(DocumentError)
     }
 
-    fileprivate func answer(_ decoder: SnapshotDecoder, _ record: Data, format: ProviderID? = nil) -> Answer {
+    /// The answer through the tape.
+    fileprivate func answer(_ record: Data, format: ProviderID? = nil) -> Answer {
+        answer { () throws(DocumentError) in try Self.decoder.snapshot(fromRecord: record, format: format, at: Self.now) }
+    }
+
+    /// The answer through the oracle's tree.
+    fileprivate func oracleAnswer(_ record: Data, format: ProviderID? = nil) -> Answer {
+        answer { () throws(DocumentError) in
+            try Self.decoder.snapshot(
+                fromRecord: JSONNode(OracleJSONParser.parse(record)), format: format, at: Self.now)
+        }
+    }
+
+    private func answer(_ decode: () throws(DocumentError) -> EntitlementSnapshot) -> Answer {
         do {
-            let snapshot = try decoder.snapshot(fromRecord: record, format: format, at: Self.now)
+            let snapshot = try decode()
             return .snapshot(snapshot, snapshot.canonicalJSON(compact: true))
         } catch {
             return .failure(error)
         }
     }
 
-    @Test func everyFixtureRecordGetsTheSameAnswerOnBothPaths() throws {
-        var answeredFast = 0
+    @Test func everyFixtureRecordGetsTheSameAnswerThroughBoth() throws {
+        var snapshots = 0
         for record in try Self.records() {
-            for format in [nil, ProviderID.revenueCat, ProviderID.qonversion] {
-                let expected = answer(Self.general, record, format: format)
-                #expect(
-                    answer(Self.fast, record, format: format) == expected, "\(String(decoding: record, as: UTF8.self))")
-                if Self.fast.fastSnapshot(fromRecord: record, format: format, at: Self.now) != nil { answeredFast += 1 }
+            for format in [nil, ProviderID.revenueCat, ProviderID.qonversion, ProviderID.adapty] {
+                let expected = oracleAnswer(record, format: format)
+                #expect(answer(record, format: format) == expected, "\(String(decoding: record, as: UTF8.self))")
+                if case .snapshot = expected { snapshots += 1 }
             }
         }
-        // The fast path must actually be taken: every RevenueCat fixture that maps, in every wrapping.
-        #expect(answeredFast >= 100)
+        #expect(snapshots >= 100)
     }
 
-    @Test func adaptersReadDataThroughTheFastPathWithTheSameAnswer() throws {
-        let adapter = RevenueCatAdapter()
-        for scenario in try FixtureCatalog.scenarios(provider: .revenueCat) {
-            let data = try Data(contentsOf: scenario.documentURL)
-            let fast = Result(catching: { () throws(DocumentError) -> EntitlementSnapshot in
-                try adapter.snapshot(from: data, at: Self.now)
-            })
-            let general = Result(catching: { () throws(DocumentError) -> EntitlementSnapshot in
-                try adapter.snapshot(from: JSONNode(parsing: data), at: Self.now)
-            })
-            #expect(fast == general, "\(scenario.name)")
+    @Test func everyDocumentParsesToTheOraclesValueOrError() throws {
+        var documents = try Self.records()
+        documents += try FixtureCatalog.malformedDocuments().map(\.data)
+        for data in documents {
+            let tape = Result(catching: { () throws(DocumentError) -> JSONValue in try JSONValue.parse(data) })
+            let oracle = Result(catching: { () throws(DocumentError) -> JSONValue in try OracleJSONParser.parse(data) })
+            #expect(tape == oracle, "\(String(decoding: data, as: UTF8.self))")
         }
     }
 
-    @Test func mutatedRecordsGetTheSameAnswerOnBothPaths() throws {
+    @Test func mutatedRecordsGetTheSameAnswerThroughBoth() throws {
         var random = MutationRandom(seed: 0x5EED)
         let replacements: [UInt8] = Array(#""\{}[],:0-1.e tnfu"#.utf8) + [0x00, 0x0A, 0xC3, 0xA9, 0xFF, 0xED, 0xA0]
         let seeds = try Self.records().filter { $0.count < 6_000 }
         var compared = 0
-        var answeredFast = 0
+        var accepted = 0
         for seed in seeds {
             for _ in 0..<12 {
                 var bytes = [UInt8](seed)
@@ -105,22 +109,21 @@ import Testing
                     if bytes.isEmpty { bytes = [0x7B] }
                 }
                 let record = Data(bytes)
-                #expect(
-                    answer(Self.fast, record) == answer(Self.general, record),
-                    "\(String(decoding: record, as: UTF8.self))")
+                let expected = oracleAnswer(record)
+                #expect(answer(record) == expected, "\(String(decoding: record, as: UTF8.self))")
                 compared += 1
-                if Self.fast.fastSnapshot(fromRecord: record, format: nil, at: Self.now) != nil { answeredFast += 1 }
+                if case .snapshot = expected { accepted += 1 }
             }
         }
         #expect(compared > 1_000)
-        // Mutations in places the mapping does not read still take the fast path, and must agree.
-        #expect(answeredFast > 30, "\(answeredFast) of \(compared) mutated records answered by the fast path")
+        // Mutations in places the mapping does not read still map, and must agree.
+        #expect(accepted > 30, "\(accepted) of \(compared) mutated records mapped")
     }
 }
 
-extension FastPathDifferentialTests {
-    /// Hand-made edits of a RevenueCat fixture at each place where the fast path must give up or refuse
-    /// exactly as the parser and the general reader do.
+extension TapeDifferentialTests {
+    /// Hand-made edits of a RevenueCat fixture at each place where the tape must refuse or read exactly as
+    /// the tree parser did.
     @Test(arguments: [
         // Duplicate keys: known and unknown, at every level, and inside skipped values.
         (#""request_date_ms":"#, #""request_date_ms":1,"request_date_ms":"#),
@@ -129,7 +132,7 @@ extension FastPathDifferentialTests {
         (#""price":{"#, #""price":{"amount":1,"#),
         (#""other_purchases":{}"#, #""other_purchases":{"a":{"b":1,"b":2}}"#),
         (#""entitlements":{"#, #""entitlements":{"premium":{"expires_date":null,"product_identifier":"x"},"#),
-        // Keys the fast path does not compare: escapes, canonically equivalent non-ASCII spellings.
+        // Keys compared as strings: escapes, canonically equivalent non-ASCII spellings.
         (#""subscriber":"#, #""subscr\u0069ber":"#),
         (#""other_purchases":{}"#, #""other_purchases":{"\u00e9":1,"e\u0301":2}"#),
         (#""other_purchases":{}"#, #""other_purchases":{"é":1,"é":2}"#),
@@ -156,7 +159,7 @@ extension FastPathDifferentialTests {
         (#""original_app_user_id":"#, #""original_app_user_id":"\u00e9\n\t","x":"#),
         (#""subscriber":{"#, #""schemaVersion":1,"subscriber":{"#),
     ])
-    func editedDocumentsGetTheSameAnswerOnBothPaths(_ edit: (String, String)) throws {
+    func editedDocumentsGetTheSameAnswerThroughBoth(_ edit: (String, String)) throws {
         let scenario = try FixtureCatalog.scenario(provider: .revenueCat, name: "google-base-plan")
         let compact = try JSONValue.parse(Data(contentsOf: scenario.documentURL)).compactText
         #expect(compact.contains(edit.0), "the edit must apply")
@@ -164,7 +167,7 @@ extension FastPathDifferentialTests {
         let edited = compact.replacingCharacters(in: range, with: edit.1)
         for text in [edited, "\u{FEFF}" + edited, edited + " x", #"{"appUserId":"a","response":"# + edited + "}"] {
             let record = Data(text.utf8)
-            #expect(answer(Self.fast, record) == answer(Self.general, record), "\(text)")
+            #expect(answer(record) == oracleAnswer(record), "\(text)")
         }
     }
 }
