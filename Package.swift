@@ -27,14 +27,15 @@ let package = Package(
     // The user asked for no third-party packages: everything here is the toolchain's.
     dependencies: [],
     targets: [
-        // The strict JSON layer: the validating parser and value tree, the located `DocumentError`, the
-        // typed `JSONNode` reader, the fast paths' byte reader, RFC 3339 dates, the canonical writer. It
+        // The strict JSON layer: one validating pass building a tape, the `JSONNode` view over it with the
+        // located `DocumentError`, the value tree, RFC 3339 dates, the canonical writer. It
         // knows nothing of entitlements, so the fuzz targets and other tools can take it alone.
         .target(name: "EntitlementKitJSON"),
 
         // The cryptographic primitives, vendor-free and written here (no CryptoKit on Linux, no packages):
         // SHA-256/384/512, HMAC-SHA256 and a constant-time comparison, strict DER and X.509, ECDSA
-        // verification on P-256 and P-384. The core's cache seal, the App Store and Stripe adapters share it.
+        // verification on P-256 and P-384, RSASSA-PKCS1-v1_5/SHA-256 verification. The core's cache seal, the
+        // App Store, Google Play and Stripe adapters share it.
         .target(name: "EntitlementKitCrypto", dependencies: ["EntitlementKitJSON"], exclude: ["Generator"]),
 
         // The vendor-free core: model, evaluation rules, canonical codec, protocols, errors. It re-exports
@@ -154,8 +155,12 @@ let package = Package(
 
         // A small HTTP/1.1 server on 127.0.0.1 for the live-provider tests (test support, not a product).
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+        // The JSON reader before the tape, kept only as the oracle of the differential tests and fuzz targets.
+        .target(name: "JSONOracle", dependencies: ["EntitlementKitJSON"], path: "Tests/JSONOracle"),
         // The package's helper executables run as real processes by the crash tests (test support).
         .target(name: "HelperProcesses", path: "Tests/HelperProcesses"),
+        // Slow, plain ECDSA and RSA verifiers the tests and fuzz targets hold the crypto module to (not shipped).
+        .target(name: "CryptoOracles", dependencies: ["EntitlementKitCrypto"], path: "Tests/CryptoOracles"),
 
         .testTarget(
             name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
@@ -192,18 +197,18 @@ let package = Package(
             name: "AdaptyAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
-                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting",
+                "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting", "JSONOracle",
             ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
             dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitFixtures"]
         ),
-        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, DER/X.509) and the JWS verifier against
+        // The pure-Swift primitives (SHA-2, HMAC, P-256/P-384 ECDSA, RSA, DER/X.509) and the JWS verifier against
         // public test vectors.
         .testTarget(
             name: "AppStoreVerificationTests",
-            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore"],
+            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore", "CryptoOracles"],
             exclude: ["PKI"],
             resources: [.copy("Wycheproof")]
         ),
@@ -240,11 +245,12 @@ let package = Package(
             exclude: ["ReaderSample.md"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
-        // The fast paths (canonical encoder, byte readers) against the general ones they stand in for.
+        // The tape against the tree parser it replaced (the oracle), its size; the canonical encoder.
         .testTarget(
             name: "FastPathTests",
             dependencies: [
                 "EntitlementKit",
+                "JSONOracle",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",

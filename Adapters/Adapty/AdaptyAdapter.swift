@@ -33,6 +33,11 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// Whether `document` is one of Adapty's four profile documents. RevenueCat and Qonversion documents
     /// and unified snapshots are never claimed.
     public func recognizes(_ document: JSONValue) -> Bool {
+        recognizes(JSONNode(document))
+    }
+
+    /// ``recognizes(_:)-(JSONValue)`` read in place.
+    public func recognizes(_ document: JSONNode) -> Bool {
         AdaptyWireFormat.detect(document) != nil
     }
 
@@ -51,7 +56,7 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// Adapty's but carries no profile (an error reply, a bridge `{"success": true}`) gets the error that
     /// names what it is, not a generic "unrecognised".
     private func shape(of document: JSONNode) throws(DocumentError) -> AdaptyShape {
-        if let shape = AdaptyWireFormat.detect(document.value) { return shape }
+        if let shape = AdaptyWireFormat.detect(document) { return shape }
         try document.adaptyRequireObject()
         for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
             throw DocumentError(

@@ -30,6 +30,11 @@ public struct QonversionAdapter: EntitlementAdapter {
     /// Whether `document` is a Qonversion v1 launch result or a v3/v4 entitlement list (an empty list
     /// included). RevenueCat documents and unified snapshots are never claimed.
     public func recognizes(_ document: JSONValue) -> Bool {
+        recognizes(JSONNode(document))
+    }
+
+    /// ``recognizes(_:)-(JSONValue)`` read in place.
+    public func recognizes(_ document: JSONNode) -> Bool {
         QonversionWireFormat.detect(document) != nil
     }
 
@@ -48,20 +53,20 @@ public struct QonversionAdapter: EntitlementAdapter {
     /// as Qonversion's but is broken (`data` of the wrong type, a REST error body) gets the error that
     /// names what is wrong, not a generic "unrecognised".
     private func format(of document: JSONNode) throws(DocumentError) -> QonversionWireFormat {
-        if let format = QonversionWireFormat.detect(document.value) { return format }
+        if let format = QonversionWireFormat.detect(document) { return format }
         try document.requireObject()
         for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,
                 reason: "has `\(foreignKey)`: not a Qonversion response")
         }
-        if let error = document.member("error"), case .object = error.value {
+        if let error = document.member("error"), error.kind == .object {
             throw DocumentError(
                 kind: .vendorError, path: error.path, offending: error.value,
                 reason: "is an error response, not entitlements")
         }
         if let data = try document.optional("data") {
-            switch data.value {
+            switch data.kind {
             case .object:
                 throw DocumentError(
                     kind: .unrecognizedFormat, path: data.path,
@@ -75,7 +80,7 @@ public struct QonversionAdapter: EntitlementAdapter {
         if document.member("success") != nil || document.member("data") != nil {
             return .launchResult
         }
-        if document.value["object"] == .string("list") {
+        if document.member("object")?.isString("list") == true {
             return .v4List
         }
         throw DocumentError(

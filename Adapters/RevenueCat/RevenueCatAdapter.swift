@@ -31,6 +31,11 @@ public struct RevenueCatAdapter: EntitlementAdapter {
         document["subscriber"] != nil
     }
 
+    /// ``recognizes(_:)-(JSONValue)`` read in place.
+    public func recognizes(_ document: JSONNode) -> Bool {
+        document.has("subscriber")
+    }
+
     /// The snapshot of `document` evaluated at `instant`.
     ///
     /// Access is judged at `instant` by the unified rule (active while `instant <= expires_date`), not at
@@ -59,8 +64,8 @@ public struct RevenueCatAdapter: EntitlementAdapter {
 
     /// RevenueCat answers a failed request with `{"code": 7225, "message": "…"}` and no `subscriber`.
     private static func errorBody(_ document: JSONNode) -> DocumentError? {
-        guard case .object(let members) = document.value, members["subscriber"] == nil,
-            case .integer(let code)? = members["code"], case .string(let message)? = members["message"]
+        guard document.kind == .object, !document.has("subscriber"), let codeNode = document.member("code"),
+            case .integer(let code) = codeNode.value, let message = document.member("message")?.stringValue
         else { return nil }
         return DocumentError(
             kind: .vendorError, path: document.path, offending: document.value,

@@ -1,22 +1,13 @@
 import EntitlementKit
 import Foundation
 
-// The Stripe adapter has no fast reader, but it takes part in the bulk decoder's fast format detection:
-// without a say on the keys, one adapter without a fast path would send every detected record of every
-// backend down the general path.
-extension StripeAdapter: FastPathAdapter {
-    /// Always a miss: Stripe documents are read by the general path.
-    package func fastSnapshot(_ reader: inout JSONByteReader, at instant: Date) throws(JSONFastPathMiss)
-        -> EntitlementSnapshot
-    {
-        throw JSONFastPathMiss()
-    }
-
-    /// ``recognizes(_:)`` for an object, from its keys where they tell: `nil` when it has `object` or one of
-    /// the combined object's containers (only the values can confirm), `false` otherwise.
-    package func recognizes(topLevelKey hasKey: (StaticString) -> Bool) -> Bool? {
-        if hasKey("object") { return nil }
-        let containers: [StaticString] = ["subscriptions", "checkoutSessions", "charges", "events"]
-        return containers.contains(where: hasKey) ? nil : false
+extension StripeAdapter {
+    /// ``recognizes(_:)-(JSONValue)`` without making the tree of an object that has neither `object` nor
+    /// one of the combined object's containers; the values decide the rest.
+    public func recognizes(_ document: JSONNode) -> Bool {
+        guard document.kind == .object else { return recognizes(document.value) }
+        guard ["object", "subscriptions", "checkoutSessions", "charges", "events"].contains(where: document.has)
+        else { return false }
+        return recognizes(document.value)
     }
 }

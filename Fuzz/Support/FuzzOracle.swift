@@ -70,17 +70,20 @@ enum DecodingAnswer: Equatable {
     }
 }
 
-/// The adapter's `snapshot(from: Data…)` — its byte-level fast reader when it has one, the general path
-/// for what that misses — and the tree path (`JSONNode` parse, then `snapshot(from: JSONNode…)`) give the
-/// same snapshot or the same located error; then the usual checks on that answer. Going through the public
-/// entry points covers any fast reader an adapter gains later.
-func exerciseBothPaths(_ adapter: some EntitlementAdapter, _ data: Data) {
+/// The adapter's `snapshot(from: Data…)` (the tape) and the tree path (`oracle`'s `JSONValue` read through
+/// a node made from it; by default the tape's own tree) give the same snapshot or the same located error;
+/// then the usual checks on that answer. The vendor targets pass `OracleJSONParser.parse`, the tree parser
+/// the tape replaced.
+func exerciseBothPaths(
+    _ adapter: some EntitlementAdapter, _ data: Data,
+    oracle: (Data) throws(DocumentError) -> JSONValue = { data throws(DocumentError) in try JSONValue.parse(data) }
+) {
     let viaBytes = DecodingAnswer { () throws(DocumentError) in try adapter.snapshot(from: data, at: fuzzInstant) }
     let viaTree = DecodingAnswer { () throws(DocumentError) in
-        try adapter.snapshot(from: JSONNode(parsing: data), at: fuzzInstant)
+        try adapter.snapshot(from: JSONNode(oracle(data)), at: fuzzInstant)
     }
     if viaBytes != viaTree {
-        fatalError("\(adapter.provider) fast path and tree path disagree: \(viaBytes) vs \(viaTree)")
+        fatalError("\(adapter.provider) tape and tree disagree: \(viaBytes) vs \(viaTree)")
     }
     switch viaBytes {
     case .snapshot(let snapshot, _): checkSnapshot(snapshot)

@@ -1,5 +1,6 @@
-// fuzz-modules: EntitlementKit
+// fuzz-modules: EntitlementKit CryptoOracles
 // fuzz-flags: -max_len=512
+import CryptoOracles
 import EntitlementKitCrypto
 
 /// The fixed-width P-256/P-384 arithmetic against the first, generic implementation (`ECDSAOracle`): for

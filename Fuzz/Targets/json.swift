@@ -1,17 +1,22 @@
-// fuzz-modules: EntitlementKit
+// fuzz-modules: EntitlementKit JSONOracle
 // fuzz-seeds: Fixtures/revenuecat Fixtures/qonversion Fixtures/malformed
 import EntitlementKit
 import Foundation
+import JSONOracle
 
-/// The strict JSON reader every format goes through: an accepted document survives writing and reading
-/// back unchanged, and a refusal is one bounded line.
+/// The strict JSON reader every format goes through: the tape accepts exactly what the tree parser it
+/// replaced (the oracle) accepts, with the same value or the same located error; an accepted document
+/// survives writing and reading back unchanged, and a refusal is one bounded line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
+    let tape = Result(catching: { () throws(DocumentError) -> JSONValue in try JSONValue.parse(data) })
+    let oracle = Result(catching: { () throws(DocumentError) -> JSONValue in try OracleJSONParser.parse(data) })
+    if tape != oracle { fatalError("the tape and the oracle disagree: \(tape) vs \(oracle)") }
     let value: JSONValue
-    do {
-        value = try JSONValue.parse(data)
-    } catch {
+    switch tape {
+    case .success(let parsed): value = parsed
+    case .failure(let error):
         checkRefusal(error)
         return 0
     }

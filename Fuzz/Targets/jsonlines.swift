@@ -1,4 +1,4 @@
-// fuzz-modules: EntitlementKitMigration EntitlementKitRevenueCat EntitlementKitQonversion
+// fuzz-modules: EntitlementKitMigration EntitlementKitRevenueCat EntitlementKitQonversion JSONOracle
 // fuzz-seeds: Fixtures/cross-provider
 // fuzz-flags: -max_len=4096
 import EntitlementKit
@@ -6,12 +6,12 @@ import EntitlementKitMigration
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
+import JSONOracle
 
 /// The JSON Lines reader and record decoding of `migrate`/`parity`. The first input byte picks the block
 /// size and the format named (none, or one of the three), the second the line limit, so block boundaries
-/// and over-long lines land everywhere. Each record is decoded with the byte-level fast path (envelope,
-/// format detection, the adapters' fast readers) and with it off, and both must give the same snapshot or
-/// the same located error.
+/// and over-long lines land everywhere. Each record is decoded through the tape and through the tree
+/// parser it replaced (the oracle), and both must give the same snapshot or the same located error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONLines(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count >= 2 else { return 0 }
@@ -53,23 +53,26 @@ public func fuzzJSONLines(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// The fast and the general decoding of one record agree, and their answer passes the usual checks.
-/// `snapshot(of:…)` returns the fast path's snapshot when it has one and the general path's answer
-/// otherwise, so the general answer is computed once and compared with the fast path's whenever it answers.
+/// The tape's and the oracle's decoding of one record agree, and their answer passes the usual checks.
 private func checkRecord(_ line: JSONLine, _ text: Data, format: ProviderID?, lineLimit: Int) {
-    let general = JSONLinesFixture.general.snapshot(
-        of: line, format: format, at: fuzzInstant, maximumLineLength: lineLimit)
-    if let fast = JSONLinesFixture.fast.fastSnapshot(fromRecord: text, format: format, at: fuzzInstant) {
-        guard case .success(let generalSnapshot) = general else {
-            fatalError("line \(line.number): the fast path accepts what the general path refuses: \(general)")
+    let decoder = JSONLinesFixture.decoder
+    let viaTape = decoder.snapshot(of: line, format: format, at: fuzzInstant, maximumLineLength: lineLimit)
+    let viaOracle = Result(catching: { () throws(DocumentError) -> EntitlementSnapshot in
+        try decoder.snapshot(fromRecord: JSONNode(OracleJSONParser.parse(text)), format: format, at: fuzzInstant)
+    })
+    switch (viaTape, viaOracle) {
+    case (.success(let tape), .success(let oracle)):
+        if tape != oracle || tape.canonicalJSONData() != oracle.canonicalJSONData() {
+            fatalError("line \(line.number): the tape's snapshot differs from the oracle's")
         }
-        if fast != generalSnapshot || fast.canonicalJSONData() != generalSnapshot.canonicalJSONData() {
-            fatalError("line \(line.number): the fast path's snapshot differs from the general path's")
+        checkSnapshot(tape)
+    case (.failure(let failure), .failure(let error)):
+        if failure != LineFailure(line: line.number, error: error) {
+            fatalError("line \(line.number): \(failure.error) vs the oracle's \(error)")
         }
-    }
-    switch general {
-    case .success(let snapshot): checkSnapshot(snapshot)
-    case .failure(let failure): checkRefusal(failure.error)
+        checkRefusal(failure.error)
+    default:
+        fatalError("line \(line.number): the tape answers \(viaTape), the oracle \(viaOracle)")
     }
 }
 
@@ -104,11 +107,5 @@ struct ExpectedLines {
 enum JSONLinesFixture {
     static let formats: [ProviderID?] = [nil, .revenueCat, .qonversion, .unified]
     /// The decoder `migrate` uses.
-    static let fast = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
-    /// The same decoder with the byte-level fast path off (a `package` switch).
-    static let general: SnapshotDecoder = {
-        var decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
-        decoder.usesFastPath = false
-        return decoder
-    }()
+    static let decoder = SnapshotDecoder(adapters: [RevenueCatAdapter(), QonversionAdapter()])
 }

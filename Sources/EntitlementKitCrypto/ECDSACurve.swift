@@ -13,11 +13,4 @@ public enum ECDSACurve: Sendable, Hashable {
         case .p384: 48
         }
     }
-
-    var parameters: EllipticCurve {
-        switch self {
-        case .p256: EllipticCurve.p256
-        case .p384: EllipticCurve.p384
-        }
-    }
 }

@@ -1,11 +1,11 @@
 extension WideInteger {
     /// Bit `index`, false past the top limb.
-    func bitIfPresent(_ index: Int) -> Bool {
+    package func bitIfPresent(_ index: Int) -> Bool {
         index < 64 * Self.limbCapacity && bit(index)
     }
 
     /// The `count` bits (at most 32) starting at bit `start`, zeros past the top limb.
-    func bits(from start: Int, count: Int) -> UInt64 {
+    package func bits(from start: Int, count: Int) -> UInt64 {
         let limb = start >> 6
         guard limb < Self.limbCapacity else { return 0 }
         let shift = UInt64(start & 63)
@@ -15,7 +15,7 @@ extension WideInteger {
     }
 
     /// Shifts right by one bit; `carryIn` becomes the top bit (the 385th bit of a sum that carried out).
-    mutating func shiftRight(carryIn: Bool) {
+    package mutating func shiftRight(carryIn: Bool) {
         limbs.0 = limbs.0 >> 1 | limbs.1 << 63
         limbs.1 = limbs.1 >> 1 | limbs.2 << 63
         limbs.2 = limbs.2 >> 1 | limbs.3 << 63
@@ -28,7 +28,7 @@ extension WideInteger {
 extension WideInteger {
     /// A constant written in hex (spaces allowed). The curve constants are fixed literals, so a typo traps at
     /// once in every test rather than failing quietly.
-    init(hex: String) {
+    package init(hex: String) {
         self.init()
         for character in hex where character != " " {
             guard let digit = character.hexDigitValue else { preconditionFailure("constant is not hex: \(hex)") }

@@ -1,18 +1,18 @@
 /// An unsigned integer below 2^384 in six 64-bit limbs, least significant first: wide enough for P-384, and
 /// P-256's values simply leave the top two limbs zero. A tuple, not an array, so the arithmetic allocates
 /// nothing (the debug build runs every Wycheproof vector in the tests).
-struct WideInteger: Sendable, Equatable {
-    typealias Limbs = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-    static let limbCapacity = 6
+package struct WideInteger: Sendable, Equatable {
+    package typealias Limbs = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    package static let limbCapacity = 6
 
-    var limbs: Limbs = (0, 0, 0, 0, 0, 0)
+    package var limbs: Limbs = (0, 0, 0, 0, 0, 0)
 
-    init() {}
+    package init() {}
 
-    init(_ small: UInt64) { limbs.0 = small }
+    package init(_ small: UInt64) { limbs.0 = small }
 
     /// The value of big-endian `bytes` (leading zeros allowed), or nil when it needs more than 384 bits.
-    init?(bigEndian bytes: some Collection<UInt8>) {
+    package init?(bigEndian bytes: some Collection<UInt8>) {
         let significant = bytes.drop { $0 == 0 }
         guard significant.count <= Self.limbCapacity * 8 else { return nil }
         var shift: UInt64 = 0
@@ -28,7 +28,7 @@ struct WideInteger: Sendable, Equatable {
     }
 
     /// The low `count` bytes, big-endian.
-    func bigEndianBytes(count: Int) -> [UInt8] {
+    package func bigEndianBytes(count: Int) -> [UInt8] {
         (0..<count).reversed().map { position in
             UInt8(truncatingIfNeeded: self[position / 8] >> (UInt64(position % 8) * 8))
         }
@@ -38,7 +38,7 @@ struct WideInteger: Sendable, Equatable {
     // generically: unoptimised (debug) builds run them without closures or metadata lookups, which keeps
     // the Wycheproof tests fast.
 
-    subscript(index: Int) -> UInt64 {
+    package subscript(index: Int) -> UInt64 {
         get {
             switch index {
             case 0: limbs.0
@@ -62,7 +62,7 @@ struct WideInteger: Sendable, Equatable {
     }
 
     /// Writes the six limbs to `destination[0..<6]`.
-    func store(into destination: UnsafeMutablePointer<UInt64>) {
+    package func store(into destination: UnsafeMutablePointer<UInt64>) {
         destination[0] = limbs.0
         destination[1] = limbs.1
         destination[2] = limbs.2
@@ -72,18 +72,18 @@ struct WideInteger: Sendable, Equatable {
     }
 
     /// The value of `source[0..<6]`.
-    init(loading source: UnsafePointer<UInt64>) {
+    package init(loading source: UnsafePointer<UInt64>) {
         limbs = (source[0], source[1], source[2], source[3], source[4], source[5])
     }
 
-    var isZero: Bool { limbs.0 | limbs.1 | limbs.2 | limbs.3 | limbs.4 | limbs.5 == 0 }
+    package var isZero: Bool { limbs.0 | limbs.1 | limbs.2 | limbs.3 | limbs.4 | limbs.5 == 0 }
 
-    static func == (left: WideInteger, right: WideInteger) -> Bool {
+    package static func == (left: WideInteger, right: WideInteger) -> Bool {
         left.limbs.0 == right.limbs.0 && left.limbs.1 == right.limbs.1 && left.limbs.2 == right.limbs.2
             && left.limbs.3 == right.limbs.3 && left.limbs.4 == right.limbs.4 && left.limbs.5 == right.limbs.5
     }
 
-    static func < (left: WideInteger, right: WideInteger) -> Bool {
+    package static func < (left: WideInteger, right: WideInteger) -> Bool {
         if left.limbs.5 != right.limbs.5 { return left.limbs.5 < right.limbs.5 }
         if left.limbs.4 != right.limbs.4 { return left.limbs.4 < right.limbs.4 }
         if left.limbs.3 != right.limbs.3 { return left.limbs.3 < right.limbs.3 }
@@ -93,17 +93,17 @@ struct WideInteger: Sendable, Equatable {
     }
 
     /// Whether bit `index` (0 = least significant) is set.
-    func bit(_ index: Int) -> Bool { (self[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
+    package func bit(_ index: Int) -> Bool { (self[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
 
     /// Adds `other` modulo 2^384; returns the carry out of the top limb.
     @discardableResult
-    mutating func add(_ other: WideInteger) -> Bool {
+    package mutating func add(_ other: WideInteger) -> Bool {
         combineLimbs(with: other, Self.add)
     }
 
     /// Subtracts `other` modulo 2^384; returns the borrow out of the top limb.
     @discardableResult
-    mutating func subtract(_ other: WideInteger) -> Bool {
+    package mutating func subtract(_ other: WideInteger) -> Bool {
         combineLimbs(with: other, Self.subtract)
     }
 

@@ -4,33 +4,94 @@ import Foundation
 /// ``DocumentError``.
 ///
 /// Adapters read vendor documents through `JSONNode` so that every refusal names the path and the value:
-/// `subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.
+/// `subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`. A node is a view
+/// into its document's tape (one validating pass built it): reading a member, a string or a date reads the
+/// document's bytes in place, and the path and the ``value`` tree are made only when asked for.
 public struct JSONNode: Sendable, Hashable {
-    /// The value at ``path``.
-    public let value: JSONValue
-    /// Where ``value`` sits in the document.
-    public let path: JSONPath
+    let document: JSONDocument
+    let index: Int
+
+    init(_ document: JSONDocument, _ index: Int) {
+        self.document = document
+        self.index = index
+    }
 
     /// Wraps a value found at `path` (the root by default).
     public init(_ value: JSONValue, path: JSONPath = .root) {
-        self.value = value
-        self.path = path
+        self.init(JSONDocument(value, path: path), 0)
     }
 
     /// Parses `data` and returns its root.
     public init(parsing data: Data) throws(DocumentError) {
-        self.init(try JSONValue.parse(data))
+        self.init(try JSONDocument(parsing: data), 0)
+    }
+
+    /// The value at ``path``, as a tree.
+    public var value: JSONValue { document.value(at: index) }
+
+    /// Where ``value`` sits in the document.
+    public var path: JSONPath { document.path(to: index) }
+
+    /// Equal values at equal paths.
+    public static func == (left: JSONNode, right: JSONNode) -> Bool {
+        left.value == right.value && left.path == right.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(path)
     }
 
     /// Whether the value is `null`.
-    public var isNull: Bool { value.isNull }
+    public var isNull: Bool { kind == .null }
+
+    /// The bytes the node's document holds (its text and its tape), for the tests of its size.
+    package var documentByteCount: Int { document.storageByteCount }
+
+    /// The JSON types, as a reader tells them apart without making the value.
+    package enum Kind: Sendable, Hashable {
+        case null, bool, number, string, array, object
+    }
+
+    /// The value's JSON type.
+    package var kind: Kind {
+        switch document.kind(at: index) {
+        case .null: .null
+        case .false, .true: .bool
+        case .integer, .double: .number
+        case .asciiString, .utf8String, .escapedString: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// The string, or `nil` when the value is not one.
+    package var stringValue: String? { kind == .string ? document.string(at: index) : nil }
+
+    /// The boolean, or `nil` when the value is not one.
+    package var boolValue: Bool? {
+        switch document.kind(at: index) {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// Whether the value is the string `text`.
+    package func isString(_ text: String) -> Bool { stringValue == text }
 
     // MARK: Members
 
     /// The member `key` when this is an object that has it, `null` included.
     public func member(_ key: String) -> JSONNode? {
-        value[key].map { JSONNode($0, path: path.appending(key)) }
+        guard document.kind(at: index) == .object, let member = document.member(key, ofObjectAt: index) else {
+            return nil
+        }
+        return JSONNode(document, member)
     }
+
+    /// Whether this is an object with a member `key` (`null` included).
+    package func has(_ key: String) -> Bool { member(key) != nil }
 
     /// The member `key` when present and not `null`. Fails when this is not an object.
     public func optional(_ key: String) throws(DocumentError) -> JSONNode? {
@@ -51,25 +112,57 @@ public struct JSONNode: Sendable, Hashable {
 
     /// The members of an object, keyed by name.
     public func members() throws(DocumentError) -> [String: JSONNode] {
-        guard case .object(let members) = value else { throw typeMismatch("an object") }
         var nodes: [String: JSONNode] = [:]
-        nodes.reserveCapacity(members.count)
-        for (key, member) in members { nodes[key] = JSONNode(member, path: path.appending(key)) }
+        nodes.reserveCapacity(document.childCount(at: index))
+        try forEachMember { key, node in nodes[key] = node }
         return nodes
+    }
+
+    /// Calls `body` with each member of an object in document order. Fails when this is not an object.
+    package func forEachMember(_ body: (String, JSONNode) throws(DocumentError) -> Void) throws(DocumentError) {
+        guard document.kind(at: index) == .object else { throw typeMismatch("an object") }
+        var key = index + 1
+        let end = document.next(after: index)
+        while key < end {
+            try body(document.string(at: key), JSONNode(document, key + 1))
+            key = document.next(after: key + 1)
+        }
     }
 
     /// The elements of an array, in order.
     public func elements() throws(DocumentError) -> [JSONNode] {
-        guard case .array(let elements) = value else { throw typeMismatch("an array") }
-        return elements.enumerated().map { JSONNode($1, path: path.appending(index: $0)) }
+        guard document.kind(at: index) == .array else { throw typeMismatch("an array") }
+        var nodes: [JSONNode] = []
+        nodes.reserveCapacity(document.childCount(at: index))
+        var child = index + 1
+        let end = document.next(after: index)
+        while child < end {
+            nodes.append(JSONNode(document, child))
+            child = document.next(after: child)
+        }
+        return nodes
+    }
+
+    /// The first element of an array, or `nil` (an empty array, or not an array).
+    package var firstElement: JSONNode? {
+        guard document.kind(at: index) == .array, document.next(after: index) > index + 1 else { return nil }
+        return JSONNode(document, index + 1)
+    }
+
+    /// The number of elements or members of an array or object; 0 for anything else.
+    package var count: Int {
+        switch document.kind(at: index) {
+        case .array, .object: document.childCount(at: index)
+        default: 0
+        }
     }
 
     // MARK: Scalars
 
     /// A string value.
     public func string() throws(DocumentError) -> String {
-        guard case .string(let string) = value else { throw typeMismatch("a string") }
-        return string
+        guard kind == .string else { throw typeMismatch("a string") }
+        return document.string(at: index)
     }
 
     /// A string value, `nil` for an empty string (where an identifier belongs, empty means absent).
@@ -80,34 +173,47 @@ public struct JSONNode: Sendable, Hashable {
 
     /// A JSON boolean.
     public func bool() throws(DocumentError) -> Bool {
-        guard case .bool(let flag) = value else { throw typeMismatch("a boolean") }
+        guard let flag = boolValue else { throw typeMismatch("a boolean") }
         return flag
     }
 
     /// An integer; a number with a zero fraction (`3.0`) counts.
     public func integer() throws(DocumentError) -> Int64 {
-        switch value {
-        case .integer(let integer): return integer
-        case .double(let double) where double.rounded() == double && abs(double) < 9.0e15: return Int64(double)
-        case .double: throw invalid("must be a whole number")
+        switch document.kind(at: index) {
+        case .integer: return document.integer(at: index)
+        case .double:
+            let double = document.double(at: index)
+            guard double.rounded() == double && abs(double) < 9.0e15 else { throw invalid("must be a whole number") }
+            return Int64(double)
         default: throw typeMismatch("a number")
         }
     }
 
     /// A number, integer or not.
     public func number() throws(DocumentError) -> Double {
-        switch value {
-        case .integer(let integer): return Double(integer)
-        case .double(let double): return double
-        default: throw typeMismatch("a number")
-        }
+        guard kind == .number else { throw typeMismatch("a number") }
+        return document.double(at: index)
     }
 
     /// An RFC 3339 date-time string with a time-zone designator.
     public func date() throws(DocumentError) -> Date {
-        guard case .string(let text) = value else { throw typeMismatch("an ISO 8601 date string") }
-        guard let date = RFC3339.date(from: text) else { throw invalid("is not an ISO 8601 date") }
-        return date
+        let milliseconds: Int64?
+        switch document.kind(at: index) {
+        case .asciiString, .utf8String:
+            let text = document.text(at: index)
+            if text.count == 20 || text.count == 24, let base = text.baseAddress {
+                milliseconds =
+                    RFC3339.milliseconds(fixedLayoutAt: base, length: text.count)
+                    ?? RFC3339.milliseconds(utf8: text)
+            } else {
+                milliseconds = RFC3339.milliseconds(utf8: text)
+            }
+        case .escapedString:
+            milliseconds = RFC3339.date(from: document.string(at: index))?.millisecondsSince1970
+        default: throw typeMismatch("an ISO 8601 date string")
+        }
+        guard let milliseconds else { throw invalid("is not an ISO 8601 date") }
+        return Date(millisecondsSince1970: milliseconds)
     }
 
     /// A count of seconds since 1970-01-01T00:00:00Z (fractions kept to the millisecond). Values
@@ -153,6 +259,6 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     private func requireObjectShape() throws(DocumentError) {
-        guard case .object = value else { throw typeMismatch("an object") }
+        guard document.kind(at: index) == .object else { throw typeMismatch("an object") }
     }
 }

@@ -23,8 +23,8 @@ public struct JSONLinesEnvelope: Sendable, Hashable {
     /// Fails when `response` is not an object, `appUserId` is not a non-empty string, or `provider` is not
     /// a string (`null` counts as absent for both).
     public init?(_ record: JSONNode) throws(DocumentError) {
-        guard case .object = record.value, let response = record.member("response") else { return nil }
-        guard case .object = response.value else { throw response.typeMismatch("an object (the vendor response)") }
+        guard record.kind == .object, let response = record.member("response") else { return nil }
+        guard response.kind == .object else { throw response.typeMismatch("an object (the vendor response)") }
         self.response = response
         if let node = try record.optional("appUserId") {
             guard let appUserId = try node.identifier() else { throw node.invalid("must not be empty") }

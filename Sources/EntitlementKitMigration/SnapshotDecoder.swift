@@ -17,9 +17,6 @@ public struct SnapshotDecoder: Sendable {
     /// Every format this decoder reads: the adapters given, then ``UnifiedSnapshotAdapter`` unless one
     /// of them already reads `unified`.
     public let adapters: [any EntitlementAdapter]
-    /// Whether records are first offered to the adapters' byte-level fast readers (the answers are the
-    /// same either way; the differential tests turn it off to compare).
-    package var usesFastPath = true
 
     /// Creates a decoder for `adapters`' formats and the unified form.
     public init(adapters: [any EntitlementAdapter]) {
@@ -39,13 +36,13 @@ public struct SnapshotDecoder: Sendable {
 
     /// The name of the one format `document` has the shape of.
     public func detectFormat(of document: JSONNode) throws(DocumentError) -> ProviderID {
-        let matches = adapters.filter { $0.recognizes(document.value) }.map(\.provider)
+        let matches = adapters.filter { $0.recognizes(document) }.map(\.provider)
         switch matches.count {
         case 1:
             return matches[0]
         case 0:
             var value: String?
-            if case .object = document.value {} else { value = document.value.compactText }
+            if document.kind != .object { value = document.value.compactText }
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path, value: value,
                 reason: "is not a document of any known format (\(formatList))")
@@ -85,8 +82,8 @@ public struct SnapshotDecoder: Sendable {
                 kind: .unrecognizedFormat, path: document.path, value: JSONValue.string(name.rawValue).compactText,
                 reason: "is not a known format (\(formatList))")
         }
-        if format != nil, !adapter.recognizes(document.value),
-            let other = adapters.first(where: { $0.provider != name && $0.recognizes(document.value) })
+        if format != nil, !adapter.recognizes(document),
+            let other = adapters.first(where: { $0.provider != name && $0.recognizes(document) })
         {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,
@@ -139,8 +136,14 @@ public struct SnapshotDecoder: Sendable {
     public func snapshot(fromRecord data: Data, format: ProviderID? = nil, at instant: Date) throws(DocumentError)
         -> EntitlementSnapshot
     {
-        if let snapshot = fastSnapshot(fromRecord: data, format: format, at: instant) { return snapshot }
-        let root = try JSONNode(parsing: data)
+        try snapshot(fromRecord: JSONNode(parsing: data), format: format, at: instant)
+    }
+
+    /// ``snapshot(fromRecord:format:at:)-(Data,_,_)`` of a record already parsed (the differential tests
+    /// pass the tree parser's, their oracle).
+    package func snapshot(fromRecord root: JSONNode, format: ProviderID? = nil, at instant: Date)
+        throws(DocumentError) -> EntitlementSnapshot
+    {
         guard let envelope = try JSONLinesEnvelope(root) else {
             return try snapshot(from: root, format: format, at: instant)
         }

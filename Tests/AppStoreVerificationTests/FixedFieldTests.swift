@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CryptoOracles
 @testable import EntitlementKitCrypto
 
 /// The generated fixed-width fields (`FixedFields.swift`) against the oracle's generic Montgomery field, on

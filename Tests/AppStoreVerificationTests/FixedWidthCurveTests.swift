@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CryptoOracles
 @testable import EntitlementKitCrypto
 
 /// The fixed-width P-256/P-384 arithmetic at the edges of its sums, against the generic oracle: the

@@ -124,7 +124,7 @@ enum AdaptyV2Reader {
     /// subscription example; both read. Absent or `null` is no offer; any other non-object is an offer
     /// of a kind nobody can tell (period `unknown`).
     static func offer(_ node: JSONNode?) -> AdaptyV2Offer? {
-        switch node?.value {
+        switch node?.kind {
         case nil, .null?: return nil
         case .object?:
             guard let node else { return nil }

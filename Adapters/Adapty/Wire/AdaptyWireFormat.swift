@@ -10,16 +10,18 @@ import EntitlementKit
 /// their lists put an array in `data`.
 enum AdaptyWireFormat {
     /// The shape of `document`, or `nil` when it is not an Adapty profile document.
-    static func detect(_ document: JSONValue) -> AdaptyShape? {
-        guard case .object(let members) = document, members["subscriber"] == nil, members["schemaVersion"] == nil
-        else { return nil }
-        if case .object? = members["success"] { return .bridge }
-        if let data = members["data"] {
-            guard case .object(let fields) = data else { return nil }
-            return shape(ofData: fields)
+    static func detect(_ document: JSONNode) -> AdaptyShape? {
+        guard document.kind == .object, !document.has("subscriber"), !document.has("schemaVersion") else {
+            return nil
         }
-        guard members["success"] == nil else { return nil }
-        return members["profile_id"] != nil || members["paid_access_levels"] != nil ? .bridge : nil
+        let success = document.member("success")
+        if success?.kind == .object { return .bridge }
+        if let data = document.member("data") {
+            guard data.kind == .object else { return nil }
+            return shape(ofData: data)
+        }
+        guard success == nil else { return nil }
+        return document.has("profile_id") || document.has("paid_access_levels") ? .bridge : nil
     }
 
     /// The shape of a `data` object: `attributes` → the SDK backend envelope; a sent (non-`null`)
@@ -27,19 +29,21 @@ enum AdaptyWireFormat {
     /// `non_subscriptions` → server API v2; otherwise (no container sent) a `null` `paid_access_levels` or
     /// a `profile_id` → server API v1 (a v1 profile may lack every container), a `null` `access_levels` →
     /// server API v2.
-    static func shape(ofData data: [String: JSONValue]) -> AdaptyShape? {
+    static func shape(ofData data: JSONNode) -> AdaptyShape? {
         // Qonversion's launch result: never both.
-        guard data["uid"] == nil, data["permissions"] == nil else { return nil }
-        if data["attributes"] != nil { return .sdkBackend }
+        guard !data.has("uid"), !data.has("permissions") else { return nil }
+        if data.has("attributes") { return .sdkBackend }
         // A `null` container reads as empty in either layout, so it cannot tell them apart: the containers
         // actually sent decide first.
-        if data["paid_access_levels"]?.isNull == false { return .serverV1 }
-        if data["access_levels"]?.isNull == false { return .serverV2 }
-        for key in ["subscriptions", "non_subscriptions"] {
-            if case .array? = data[key] { return .serverV2 }
+        let paidAccessLevels = data.member("paid_access_levels")
+        let accessLevels = data.member("access_levels")
+        if paidAccessLevels?.isNull == false { return .serverV1 }
+        if accessLevels?.isNull == false { return .serverV2 }
+        for key in ["subscriptions", "non_subscriptions"] where data.member(key)?.kind == .array {
+            return .serverV2
         }
-        if data["paid_access_levels"] != nil { return .serverV1 }
-        if data["access_levels"] != nil { return .serverV2 }
-        return data["profile_id"] != nil ? .serverV1 : nil
+        if paidAccessLevels != nil { return .serverV1 }
+        if accessLevels != nil { return .serverV2 }
+        return data.has("profile_id") ? .serverV1 : nil
     }
 }

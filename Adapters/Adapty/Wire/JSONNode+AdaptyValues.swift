@@ -32,11 +32,8 @@ extension JSONNode {
     /// The member `key` as an enumeration whose presence matters (an offer type, `cancellation_reason`):
     /// absent or `null` is none, a string is kept, any other value is sent but unnamed. Never fails.
     func adaptyEnumerationValue(_ key: String) -> AdaptyEnumerationValue {
-        switch member(key)?.value {
-        case nil, .null?: .none
-        case .string(let text)?: .named(text)
-        default: .unnamed
-        }
+        guard let node = member(key), !node.isNull else { return .none }
+        return node.stringValue.map(AdaptyEnumerationValue.named) ?? .unnamed
     }
 
     /// The member `key` as a JSON boolean, `nil` when absent or `null`.
@@ -54,10 +51,9 @@ extension JSONNode {
     /// an object, or absent / `null` for none. Its members in key order, so reading is deterministic.
     func adaptyObjectContainer(_ key: String) throws(DocumentError) -> [(key: String, node: JSONNode)] {
         guard let container = try optional(key) else { return [] }
-        guard case .object(let members) = container.value else { throw container.typeMismatch("an object") }
-        return members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
-            (key, JSONNode(members[key] ?? .null, path: container.path.appending(key)))
-        }
+        var members: [(key: String, node: JSONNode)] = []
+        try container.forEachMember { key, node in members.append((key, node)) }
+        return members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// A container of server API v2 (`access_levels`, `subscriptions`, `non_subscriptions`): an array,

@@ -47,8 +47,7 @@ extension JSONNode {
     /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
     /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
     func optionalEnumerationString(_ key: String) throws(DocumentError) -> String? {
-        guard case .string(let text)? = try optional(key)?.value else { return nil }
-        return text
+        try optional(key)?.stringValue
     }
 
     /// The member `key` as a string, `nil` when absent or `null`.
@@ -104,12 +103,12 @@ extension JSONNode {
     /// The member `key` as an object, `nil` when absent or `null`.
     func optionalObject(_ key: String) throws(DocumentError) -> JSONNode? {
         guard let node = try optional(key) else { return nil }
-        guard case .object = node.value else { throw node.typeMismatch("an object") }
+        guard node.kind == .object else { throw node.typeMismatch("an object") }
         return node
     }
 
     /// Fails unless this node is an object.
     func requireObject() throws(DocumentError) {
-        guard case .object = value else { throw typeMismatch("an object") }
+        guard kind == .object else { throw typeMismatch("an object") }
     }
 }

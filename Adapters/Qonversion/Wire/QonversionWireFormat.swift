@@ -16,21 +16,19 @@ enum QonversionWireFormat: Sendable, Hashable {
 
     /// The format of `document`, or `nil` when it is none of Qonversion's, including other vendors'
     /// documents (RevenueCat's `subscriber`) and unified snapshots (`schemaVersion`).
-    static func detect(_ document: JSONValue) -> QonversionWireFormat? {
-        guard case .object(let members) = document,
-            members["subscriber"] == nil, members["schemaVersion"] == nil
-        else { return nil }
-        switch members["data"] {
-        case .object(let data):
-            return isLaunchResult(data: data) || members["success"] == .bool(false) ? .launchResult : nil
-        case .array(let items):
-            return listFormat(envelope: members, items: items)
-        case nil:
+    static func detect(_ document: JSONNode) -> QonversionWireFormat? {
+        guard document.kind == .object, !document.has("subscriber"), !document.has("schemaVersion") else {
+            return nil
+        }
+        let success = document.member("success")
+        guard let data = document.member("data") else {
             // `{"success": false}` with no data is still the v1 envelope, reporting a failure.
-            if case .bool = members["success"] { return .launchResult }
-            return nil
-        default:
-            return nil
+            return success?.kind == .bool ? .launchResult : nil
+        }
+        switch data.kind {
+        case .object: return isLaunchResult(data: data) || success?.boolValue == false ? .launchResult : nil
+        case .array: return listFormat(envelope: document, items: data)
+        default: return nil
         }
     }
 
@@ -38,29 +36,28 @@ enum QonversionWireFormat: Sendable, Hashable {
     /// list. The same `{"success": true, "data": {…}}` envelope wraps Qonversion's other replies
     /// (attribution's `{"status": "OK"}`, eligibility's `products_enriched`, an empty `{}`); reading those
     /// as "no entitlements" would answer a question they do not answer.
-    static func isLaunchResult(data: [String: JSONValue]) -> Bool {
-        let hasUserId = data["uid"].map { $0 != .null } ?? false
-        return hasUserId || data["permissions"] != nil
+    static func isLaunchResult(data: JSONNode) -> Bool {
+        let hasUserId = data.member("uid").map { !$0.isNull } ?? false
+        return hasUserId || data.has("permissions")
     }
 
-    private static func listFormat(envelope: [String: JSONValue], items: [JSONValue]) -> QonversionWireFormat? {
-        let isList = envelope["object"] == .string("list")
+    private static func listFormat(envelope: JSONNode, items: JSONNode) -> QonversionWireFormat? {
+        let isList = envelope.member("object")?.isString("list") == true
+        let first = items.firstElement
         // Stripe's list objects share the envelope; their elements name another kind of object, and their
         // `url` is under Stripe's `/v1/`.
-        if case .object(let first)? = items.first, case .string(let kind)? = first["object"],
-            kind == "subscription" || kind == "checkout.session"
-        {
+        if let kind = first?.member("object")?.stringValue, kind == "subscription" || kind == "checkout.session" {
             return nil
         }
-        if items.isEmpty, case .string(let url)? = envelope["url"], url.hasPrefix("/v1/") { return nil }
-        if isList, envelope["has_more"] != nil || envelope["url"] != nil { return .v4List }
-        guard case .object(let first)? = items.first else {
+        if first == nil, envelope.member("url")?.stringValue?.hasPrefix("/v1/") == true { return nil }
+        if isList, envelope.has("has_more") || envelope.has("url") { return .v4List }
+        guard let first, first.kind == .object else {
             // An empty `data: []` is a Qonversion list (a user with no entitlements); a non-object
             // first item is only claimed under an explicit list envelope, and fails in the reader.
-            return items.isEmpty || isList ? .v3List : nil
+            return first == nil || isList ? .v3List : nil
         }
-        if first["is_active"] != nil || first["object"] == .string("user_entitlement") { return .v4List }
-        if first["active"] != nil || isList { return .v3List }
+        if first.has("is_active") || first.member("object")?.isString("user_entitlement") == true { return .v4List }
+        if first.has("active") || isList { return .v3List }
         return nil
     }
 }

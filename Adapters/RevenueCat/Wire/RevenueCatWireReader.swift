@@ -105,7 +105,7 @@ extension LenientRawValue {
             self = .absent
             return
         }
-        if case .string(let text) = node.value {
+        if let text = node.stringValue {
             self = .text(text)
         } else {
             self = .unreadable
@@ -126,6 +126,8 @@ enum ManagementURL {
 extension JSONNode {
     /// The members of an object in ascending key order (by UTF-8 bytes), for deterministic errors.
     func sortedMembers() throws(DocumentError) -> [(key: String, node: JSONNode)] {
-        try members().sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        var members: [(key: String, node: JSONNode)] = []
+        try forEachMember { key, node in members.append((key, node)) }
+        return members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 }

@@ -96,7 +96,7 @@ public actor EntitlementClient {
         logger: EntitlementLogger = .disabled
     ) async throws(EntitlementClientError) {
         if let appUserId { try Self.validate(appUserId) }
-        let cache = (provider as? MigratingProvider)?.clientCache(in: cache) ?? cache.partition(for: provider)
+        let cache = provider.clientCache(in: cache)
         let stored = await cache.storedAppUserId()
         let chosen: String
         if let appUserId {

@@ -13,11 +13,7 @@ struct LaunchConfiguration: Hashable, Sendable {
     }
 
     init(of provider: any EntitlementProvider) {
-        if let migration = provider as? MigratingProvider {
-            self.init(serving: migration.serving.storageNamespace, shadow: migration.shadow.storageNamespace)
-        } else {
-            self.init(serving: provider.storageNamespace, shadow: nil)
-        }
+        self.init(serving: provider.storageNamespace, shadow: provider.shadowStorageNamespace)
     }
 
     /// Whether purchases need a sync under this configuration, by what one part of the cache recorded: it

@@ -17,6 +17,11 @@ public struct UnifiedSnapshotAdapter: EntitlementAdapter {
         document["schemaVersion"] != nil
     }
 
+    /// ``recognizes(_:)-(JSONValue)`` read in place.
+    public func recognizes(_ document: JSONNode) -> Bool {
+        document.has("schemaVersion")
+    }
+
     /// Decodes the snapshot and judges it at `instant`; its `provider` stays the one it was made by.
     public func snapshot(from document: JSONNode, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
         try EntitlementSnapshot(json: document).evaluated(at: instant)

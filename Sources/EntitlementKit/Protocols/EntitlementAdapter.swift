@@ -18,6 +18,11 @@ public protocol EntitlementAdapter: Sendable {
     /// given document.
     func recognizes(_ document: JSONValue) -> Bool
 
+    /// ``recognizes(_:)-(JSONValue)`` read in place, without making the document's tree: the bulk decoder
+    /// asks it of every adapter for every record. The default makes the tree and asks
+    /// ``recognizes(_:)-(JSONValue)``; an adapter answers from its markers (top-level keys) instead.
+    func recognizes(_ document: JSONNode) -> Bool
+
     /// Maps a parsed document into a snapshot evaluated at `instant`.
     ///
     /// Fails closed: a missing or malformed field where access is decided is a ``DocumentError`` for the
@@ -27,15 +32,14 @@ public protocol EntitlementAdapter: Sendable {
 }
 
 extension EntitlementAdapter {
+    /// The tree of `document`, asked of ``recognizes(_:)-(JSONValue)``.
+    public func recognizes(_ document: JSONNode) -> Bool {
+        recognizes(document.value)
+    }
+
     /// Parses `data` and maps it into a snapshot evaluated at `instant`.
-    ///
-    /// Adapters with a byte-level fast path read `data` through it first; it gives the same snapshot, and
-    /// leaves every document it is not sure of (and every error) to the general path.
     public func snapshot(from data: Data, at instant: Date) throws(DocumentError) -> EntitlementSnapshot {
-        if let fast = self as? any FastPathAdapter, let snapshot = fast.fastSnapshot(data: data, at: instant) {
-            return snapshot
-        }
-        return try snapshot(from: JSONNode(parsing: data), at: instant)
+        try snapshot(from: JSONNode(parsing: data), at: instant)
     }
 
     /// Parses `data` and maps it into a snapshot evaluated at the clock's instant.

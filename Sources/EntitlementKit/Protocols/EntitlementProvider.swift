@@ -67,6 +67,18 @@ public protocol EntitlementProvider: Sendable {
     /// is released), and the provider should then stop feeding it. `nil`, the default: the backend pushes
     /// nothing and answers change only when asked.
     func makeChangeSignals() -> AsyncStream<Void>?
+
+    /// The cache an ``EntitlementClient`` of this provider keeps its customer, entries and floor in, given
+    /// the cache the app passed: by default this provider's part of it (``EntitlementCache/partition(for:)``).
+    /// A ``MigratingProvider`` answers both of its backends' parts, kept as one through a cut-over.
+    ///
+    /// A provider that wraps another (a decorator that logs or counts calls) forwards this, with
+    /// ``shadowStorageNamespace``, to the provider it wraps, so its clients keep the wrapped provider's cache.
+    func clientCache(in cache: any EntitlementCache) -> any EntitlementCache
+
+    /// The namespace of the backend answering in the shadow of this one (``MigratingProvider/shadow``), whose
+    /// part of the cache the client keeps the customer in too; `nil`, the default, for a provider alone.
+    var shadowStorageNamespace: String? { get }
 }
 
 extension EntitlementProvider {
@@ -82,6 +94,14 @@ extension EntitlementProvider {
 
     /// `nil`: the backend pushes no changes.
     public func makeChangeSignals() -> AsyncStream<Void>? { nil }
+
+    /// This provider's part of `cache`.
+    public func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
+        cache.partition(for: self)
+    }
+
+    /// `nil`: no backend answers in this one's shadow.
+    public var shadowStorageNamespace: String? { nil }
 }
 
 /// The backend's answer to a logIn.

@@ -287,10 +287,10 @@ package struct CutOverCache: EntitlementCache {
 }
 
 extension MigratingProvider {
-    /// The part of `cache` a client of this provider uses (see ``CutOverCache``); the serving backend's part
-    /// alone when both backends share one namespace, or the cache gives both the same part (an
-    /// ``InMemoryEntitlementCache``).
-    package nonisolated func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
+    /// The part of `cache` a client of this provider uses: both backends' parts, whose customer and floor
+    /// change as one; the serving backend's part alone when both backends share one namespace, or the cache
+    /// gives both the same part (an ``InMemoryEntitlementCache``).
+    public nonisolated func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
         let servingPart = cache.partition(for: serving)
         guard serving.storageNamespace != shadow.storageNamespace else { return servingPart }
         let shadowPart = cache.partition(for: shadow)

@@ -116,6 +116,9 @@ public actor MigratingProvider: EntitlementProvider {
     /// cut-over to it alone (``EntitlementClient`` also keeps the stored id and floor in the shadow's).
     public nonisolated var storageNamespace: String { serving.storageNamespace }
 
+    /// The shadow backend's namespace: the client keeps the customer in its part too.
+    public nonisolated var shadowStorageNamespace: String? { shadow.storageNamespace }
+
     /// An anonymous id in the serving backend's form.
     public nonisolated func makeAnonymousAppUserId() -> String {
         serving.makeAnonymousAppUserId()

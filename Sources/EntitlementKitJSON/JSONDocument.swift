@@ -1,0 +1,342 @@
+import Foundation
+
+/// One JSON document as read once: its bytes and a flat index of its values (a tape, as swift-asn1's DER
+/// reader and simdjson keep), which ``JSONNode`` is a view over.
+///
+/// The tape holds one 64-bit word per value and per object key, in document order: a kind, and for a
+/// scalar its byte offset and length in the text, for an array or object its number of children and the
+/// number of words inside it (so a reader steps over a whole container at once). Nothing else is made
+/// until a reader asks for it: no tree, no dictionaries, no strings for keys, no paths.
+package final class JSONDocument: @unchecked Sendable {
+    // Sendable: never changed after `init`; the byte buffer is owned and freed by this object alone.
+
+    /// The document's text (for a document made from a ``JSONValue``: its strings' and numbers' text).
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// One word per value and key (see ``word(_:length:offset:)``).
+    let tape: [UInt64]
+    /// Where the document's root sits in a larger document (the root by default), for errors' paths.
+    let rootPath: JSONPath
+
+    /// The kinds of tape words.
+    enum Kind: UInt64 {
+        case null, `false`, `true`, integer, double
+        /// A string without escapes, all ASCII / with non-ASCII text / with escapes.
+        case asciiString, utf8String, escapedString
+        case array, object
+    }
+
+    /// Parses `data` strictly (see ``JSONValue/parse(_:)-(Data)``).
+    package init(parsing data: Data) throws(DocumentError) {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
+        _ = storage.initialize(from: data)
+        let bytes = UnsafeBufferPointer(rebasing: storage[..<data.count])
+        var builder = JSONTapeBuilder(bytes: bytes)
+        do {
+            try builder.build()
+        } catch {
+            storage.deallocate()
+            throw error
+        }
+        self.bytes = bytes
+        // The tape grew by doubling: a large document gives back what it did not use.
+        if builder.tape.capacity > builder.tape.count + builder.tape.count / 4 + 1024 {
+            var shrunk: [UInt64] = []
+            shrunk.reserveCapacity(builder.tape.count)
+            shrunk.append(contentsOf: builder.tape)
+            tape = shrunk
+        } else {
+            tape = builder.tape
+        }
+        rootPath = .root
+    }
+
+    /// A document holding `value`, its root at `path`.
+    init(_ value: JSONValue, path: JSONPath) {
+        var text: [UInt8] = []
+        var tape: [UInt64] = []
+        Self.append(value, text: &text, tape: &tape)
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count, 1))
+        _ = storage.initialize(from: text)
+        bytes = UnsafeBufferPointer(rebasing: storage[..<text.count])
+        self.tape = tape
+        rootPath = path
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+    }
+
+    /// The bytes the document holds: its text and its tape (capacity included). A document of `n` bytes
+    /// takes at most about `n + 8 × (values and keys)`: a 5-million-element array of single digits, 10 MB of
+    /// text, takes some 50 MB, where the tree of `JSONValue`s took several times more.
+    package var storageByteCount: Int { bytes.count + tape.capacity * MemoryLayout<UInt64>.stride }
+
+    // MARK: Words
+
+    private static let lengthBits: UInt64 = 28
+    private static let lengthLimit = Int((1 << lengthBits) - 1)
+
+    /// A word: kind in the top 4 bits, length (or a container's children) in the next 28 (saturated), offset
+    /// (or a container's count of words inside) in the low 32.
+    static func word(_ kind: Kind, length: Int, offset: Int) -> UInt64 {
+        kind.rawValue << 60 | UInt64(min(length, lengthLimit)) << 32 | UInt64(UInt32(truncatingIfNeeded: offset))
+    }
+
+    @inline(__always) static func kind(of word: UInt64) -> Kind { Kind(rawValue: word >> 60) ?? .null }
+    @inline(__always) static func offset(of word: UInt64) -> Int { Int(word & 0xFFFF_FFFF) }
+    @inline(__always) static func storedLength(of word: UInt64) -> Int { Int((word >> 32) & 0x0FFF_FFFF) }
+
+    @inline(__always) func kind(at index: Int) -> Kind { Self.kind(of: tape[index]) }
+
+    /// The index of the word after the value at `index` (after the whole container).
+    @inline(__always) func next(after index: Int) -> Int {
+        let word = tape[index]
+        switch Self.kind(of: word) {
+        case .array, .object: return index + 1 + Self.offset(of: word)
+        default: return index + 1
+        }
+    }
+
+    /// The number of children of the container at `index`.
+    func childCount(at index: Int) -> Int {
+        let stored = Self.storedLength(of: tape[index])
+        guard stored == Self.lengthLimit else { return stored }
+        var count = 0
+        var child = index + 1
+        let end = next(after: index)
+        while child < end {
+            count += 1
+            child = next(after: kind(at: index) == .object ? child + 1 : child)
+        }
+        return count
+    }
+
+    /// The text of the scalar at `index` (a string's without its quotes).
+    @inline(__always) func text(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        Self.text(of: tape[index], in: bytes)
+    }
+
+    static func text(of word: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let start = offset(of: word)
+        var length = storedLength(of: word)
+        if length == lengthLimit { length = textLength(from: start, kind: kind(of: word), in: bytes) }
+        return UnsafeBufferPointer(rebasing: bytes[start..<start + length])
+    }
+
+    /// A text too long for its word's length field, measured again (a string to its closing quote).
+    private static func textLength(from start: Int, kind: Kind, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = start
+        switch kind {
+        case .asciiString, .utf8String, .escapedString:
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+        default:
+            while end < bytes.count, !"\"\t\n\r ,]}".utf8.contains(bytes[end]) { end += 1 }
+        }
+        return end - start
+    }
+
+    // MARK: Strings
+
+    /// The string (or key) at `index`.
+    func string(at index: Int) -> String { Self.decodedString(tape[index], in: bytes) }
+
+    static func decodedString(_ word: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = Self.text(of: word, in: bytes)
+        guard kind(of: word) == .escapedString else { return String(decoding: text, as: UTF8.self) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(text.count)
+        var index = 0
+        func hex(_ at: Int) -> UInt32 {
+            (0..<4).reduce(0) { $0 * 16 + (hexDigit(text[at + $1]) ?? 0) }
+        }
+        while index < text.count {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "\\") else {
+                buffer.append(byte)
+                index += 1
+                continue
+            }
+            let escape = text[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                var value = hex(index)
+                index += 4
+                if (0xD800...0xDBFF).contains(value) {
+                    value = 0x10000 + ((value - 0xD800) << 10) + (hex(index + 2) - 0xDC00)
+                    index += 6
+                }
+                buffer.append(contentsOf: String(Character(Unicode.Scalar(value) ?? "\u{FFFD}")).utf8)
+            default: buffer.append(escape)
+            }
+        }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Whether two keys are the same string as Swift compares strings (canonical equivalence): by their
+    /// bytes when both are plain ASCII, as strings otherwise.
+    static func sameKey(_ first: UInt64, _ second: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if kind(of: first) == .asciiString, kind(of: second) == .asciiString {
+            let one = text(of: first, in: bytes)
+            let other = text(of: second, in: bytes)
+            return sameBytes(one, other)
+        }
+        return decodedString(first, in: bytes) == decodedString(second, in: bytes)
+    }
+
+    /// Whether two byte runs are equal.
+    @inline(__always)
+    static func sameBytes(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard one.count == other.count else { return false }
+        guard let first = one.baseAddress, let second = other.baseAddress else { return true }
+        return memcmp(first, second, one.count) == 0
+    }
+
+    /// The value of member `name` of the object at `index`, or `nil`. Keys compare as Swift strings do
+    /// (canonical equivalence), by their bytes when both are plain ASCII.
+    func member(_ name: String, ofObjectAt index: Int) -> Int? {
+        var name = name
+        return name.withUTF8 { utf8 -> Int? in
+            let isASCII = utf8.allSatisfy { $0 < 0x80 }
+            var key = index + 1
+            let end = next(after: index)
+            while key < end {
+                let word = tape[key]
+                if isASCII, Self.kind(of: word) == .asciiString {
+                    let text = Self.text(of: word, in: bytes)
+                    if Self.sameBytes(text, utf8) { return key + 1 }
+                } else if Self.decodedString(word, in: bytes) == String(decoding: utf8, as: UTF8.self) {
+                    return key + 1
+                }
+                key = next(after: key + 1)
+            }
+            return nil
+        }
+    }
+
+    /// The path of the value at `index`: found by walking down from the root.
+    func path(to index: Int) -> JSONPath {
+        var components = rootPath.components
+        var container = 0
+        descending: while container != index {
+            let isObject = kind(at: container) == .object
+            var child = container + 1
+            var position = 0
+            let end = next(after: container)
+            while child < end {
+                let value = isObject ? child + 1 : child
+                let valueEnd = next(after: value)
+                if index == child && isObject { break descending }  // a key: its object's path
+                if index >= value && index < valueEnd {
+                    components.append(isObject ? .key(string(at: child)) : .index(position))
+                    container = value
+                    continue descending
+                }
+                child = valueEnd
+                position += 1
+            }
+            break
+        }
+        return JSONPath(components: components)
+    }
+
+    // MARK: Values
+
+    /// The integer at `index` (an `.integer` word).
+    func integer(at index: Int) -> Int64 {
+        let text = self.text(at: index)
+        var value: Int64 = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if text.count <= 19 {
+            for byte in text.dropFirst(negative ? 1 : 0) { value = value &* 10 &+ Int64(byte &- 0x30) }
+            return negative ? -value : value
+        }
+        return Int64(String(decoding: text, as: UTF8.self)) ?? 0
+    }
+
+    /// The number at `index` (an `.integer` or `.double` word) as a `Double`.
+    func double(at index: Int) -> Double {
+        if kind(at: index) == .integer { return Double(integer(at: index)) }
+        return Double(String(decoding: text(at: index), as: UTF8.self)) ?? .nan
+    }
+
+    /// The value at `index` as a tree.
+    func value(at index: Int) -> JSONValue {
+        switch kind(at: index) {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .integer: return .integer(integer(at: index))
+        case .double: return .double(double(at: index))
+        case .asciiString, .utf8String, .escapedString: return .string(string(at: index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(childCount(at: index))
+            var child = index + 1
+            let end = next(after: index)
+            while child < end {
+                elements.append(value(at: child))
+                child = next(after: child)
+            }
+            return .array(elements)
+        case .object:
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(childCount(at: index))
+            var key = index + 1
+            let end = next(after: index)
+            while key < end {
+                members[string(at: key)] = value(at: key + 1)
+                key = next(after: key + 1)
+            }
+            return .object(members)
+        }
+    }
+
+    /// Writes `value`'s tape: strings' text raw (their words say "no escapes"), numbers as Swift prints
+    /// them (which reads back exactly, `nan` and `inf` included).
+    private static func append(_ value: JSONValue, text: inout [UInt8], tape: inout [UInt64]) {
+        func scalar(_ kind: Kind, _ utf8: some Collection<UInt8>) {
+            tape.append(word(kind, length: utf8.count, offset: text.count))
+            text.append(contentsOf: utf8)
+        }
+        func string(_ string: String) {
+            scalar(string.utf8.allSatisfy { $0 < 0x80 } ? .asciiString : .utf8String, string.utf8)
+        }
+        switch value {
+        case .null: scalar(.null, "null".utf8)
+        case .bool(let flag): scalar(flag ? .true : .false, (flag ? "true" : "false").utf8)
+        case .integer(let integer): scalar(.integer, String(integer).utf8)
+        case .double(let double): scalar(.double, "\(double)".utf8)
+        case .string(let text): string(text)
+        case .array(let elements):
+            let container = tape.count
+            tape.append(0)
+            for element in elements { append(element, text: &text, tape: &tape) }
+            tape[container] = word(.array, length: elements.count, offset: tape.count - container - 1)
+        case .object(let members):
+            let container = tape.count
+            tape.append(0)
+            for key in JSONWriter.sortedKeys(members) {
+                string(key)
+                append(members[key] ?? .null, text: &text, tape: &tape)
+            }
+            tape[container] = word(.object, length: members.count, offset: tape.count - container - 1)
+        }
+    }
+}
