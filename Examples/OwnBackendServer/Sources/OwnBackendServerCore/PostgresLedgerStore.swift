@@ -17,7 +17,7 @@ public struct PostgresLedgerStore: LedgerStore {
     /// How long one attempt of a transaction (its wait for a connection included) may take before the
     /// input is answered as a storage failure: while the database is down the server answers 503 within
     /// this rather than holding every request until it is back.
-    public static let transactionLimit: Duration = .seconds(10)
+    public static let transactionLimit: Duration = .seconds(30)
 
     private let client: PostgresClient
     private let logger: Logger
