@@ -34,7 +34,8 @@ public struct LedgerReplay: Sendable {
 
     /// Every non-blank line's result, in order.
     public var lines: [Line]
-    /// Every customer's snapshot, by the bytes of its first app user id.
+    /// Every customer's snapshot, asked for by its name and carrying its aliases (``LedgerCustomerName``),
+    /// sorted by name.
     public var snapshots: [EntitlementSnapshot]
     /// Why the snapshots could not be made (the store failed), if it did.
     public var failure: String?
@@ -55,9 +56,12 @@ public struct LedgerReplay: Sendable {
         }
         do {
             var snapshots: [EntitlementSnapshot] = []
-            let firstIds = try await ledger.customers().compactMap(\.first)
-            for id in firstIds.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                snapshots.append(try await ledger.snapshot(for: id, at: instant))
+            let roll = try await ledger.namedCustomers()
+            if let unreadable = roll.unreadable.first {
+                return LedgerReplay(lines: lines, snapshots: [], failure: unreadable.description)
+            }
+            for customer in roll.customers {
+                snapshots.append(try await ledger.snapshot(of: customer, at: instant))
             }
             return LedgerReplay(lines: lines, snapshots: snapshots)
         } catch {

@@ -17,6 +17,8 @@ do {
         try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
     case "--ledger":
         try await LedgerBench.report()
+    case "--import":
+        try ImportPlanBench.report()
     case "--help", "-h":
         print(Options.usage)
     default:

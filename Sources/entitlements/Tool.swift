@@ -91,7 +91,7 @@ enum Tool {
         do {
             let rest = Array(arguments.dropFirst())
             let parsed = try command.parse(rest)
-            if parsed.wantsHelp { return emitOrFail(command.definition.help, context: context) }
+            if parsed.wantsHelp { return emitOrFail(command.help(for: parsed), context: context) }
             guard StoreOptions.areGiven(in: parsed) else { return try command.run(parsed, context: context) }
             let store = try StoreOptions(parsed, command: name)
             return try command.run(parsed, context: store.configure(context))

@@ -87,14 +87,8 @@ struct EndToEndJoinAliasesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Tool.run(["parity", "--join-aliases", "--at", Self.instant, a.path, b.path])
         #expect(result.status == 1)
-        #expect(
-            result.stderrLines.contains {
-                $0.hasPrefix("error: \(b.path): line 1:") && $0.contains("joins several customers of A (alice, bob)")
-            }, "\(result.stderr)")
-        #expect(
-            result.stderrLines.contains {
-                $0.hasPrefix("error: \(b.path): line 3:") && $0.contains("already compared with line 2")
-            }, "\(result.stderr)")
+        #expect(Self.reports(result, b, line: 1, "joins several customers of A (alice, bob)"), "\(result.stderr)")
+        #expect(Self.reports(result, b, line: 3, "already compared with line 2"), "\(result.stderr)")
         #expect(result.stderrLines.last == "parity: records not compared: 2 in \(b.path)")
     }
 
@@ -109,9 +103,11 @@ struct EndToEndJoinAliasesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Tool.run(["parity", "--join-aliases", "--at", Self.instant, a.path, b.path])
         #expect(result.status == 1)
-        #expect(
-            result.stderrLines.contains {
-                $0.hasPrefix("error: \(a.path): line 2:") && $0.contains("already appeared on line 1")
-            }, "\(result.stderr)")
+        #expect(Self.reports(result, a, line: 2, "already appeared on line 1"), "\(result.stderr)")
+    }
+
+    /// Whether standard error reports line `line` of `file` with a message containing `text`.
+    static func reports(_ result: Tool.Result, _ file: URL, line: Int, _ text: String) -> Bool {
+        result.stderrLines.contains { $0.hasPrefix("error: \(file.path): line \(line):") && $0.contains(text) }
     }
 }

@@ -6,10 +6,17 @@ protocol Command {
     static func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments
     /// Runs it with parsed arguments; the returned status is the process's.
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus
+    /// The `--help` text for `arguments` (a command with actions explains the action named); the default is
+    /// ``definition``'s.
+    static func help(for arguments: ParsedArguments) -> String
 }
 
 extension Command {
     static func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments {
         try ParsedArguments(arguments, for: definition)
+    }
+
+    static func help(for arguments: ParsedArguments) -> String {
+        definition.help
     }
 }

@@ -14,14 +14,16 @@ enum LedgerCommand: Command {
             "replay [--catalog FILE] [--root-certificate FILE] [--bundle-id ID] [--package-name NAME] "
             + "[--webhook-secret-file FILE]... [--app-user-id-key KEY] [--restore-behavior B] "
             + "[--environment production|sandbox|both] [--state DIR] [--outcomes FILE] [--at T] LOG",
-        summary: "Replay a log of store notifications and documents into a ledger and print every customer's snapshot.",
+        summary:
+            "Replay a log of store notifications and documents into a ledger and print every customer's snapshot; "
+            + "also import-plan and export (see 'ledger import-plan --help', 'ledger export --help').",
         discussion: """
             LOG is JSON Lines, one input per line: {"notification": {"source", "body", "headers"}, "receivedAt"}, \
             {"document": {"source", "body", "purchaseToken"?, "appUserId"?}, "receivedAt"}, {"logIn": {"from", \
             "to"}} or {"link": {"accountToken" | "obfuscatedAccountId" | "stripeCustomer": ID, "appUserId"}}; \
             sources appStore (needs --bundle-id), googlePlay (needs --package-name), stripe (webhooks need \
             --webhook-secret-file, repeatable: any of the secrets verifies). Prints one unified snapshot per customer at --at (JSON Lines, each customer \
-            by its first app user id, sorted by bytes). A line that is not one of these forms, or that the \
+            by its name with its other ids in "aliases", sorted by name, as 'ledger export' prints them). A line that is not one of these forms, or that the \
             ledger refuses, is reported on standard error and the rest is still applied. With --state the \
             ledger is kept in that directory: replaying a log in two halves gives what one replay gives.
             """,
@@ -64,12 +66,25 @@ enum LedgerCommand: Command {
             + "66 unreadable log; 73 cannot create the outcomes file (64 when it names the LOG itself)"
     )
 
+    // `ledger import-plan` and `ledger export` parse, run and explain themselves (LedgerActions).
+    static func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments {
+        if let parsed = try LedgerActions.parse(arguments) { return parsed }
+        return try ParsedArguments(arguments, for: definition)
+    }
+
+    static func help(for arguments: ParsedArguments) -> String {
+        LedgerActions.help(for: arguments) ?? definition.help
+    }
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+        if let status = try LedgerActions.run(arguments, context: context) { return status }
         let command = definition.name
         guard arguments.positionals.first == "replay" else {
-            throw .usage(
-                "unknown action \(ArgumentQuoting.json(arguments.positionals.first ?? "")); the action is replay",
-                command: command)
+            let action = arguments.positionals.first ?? ""
+            let actions = LedgerActions.names
+            let message =
+                "unknown action \(ArgumentQuoting.json(action)); the actions are \(actions.joined(separator: ", "))"
+            throw .usage(message + Spelling.hint(for: action, among: actions), command: command)
         }
         let configuration = try Self.configuration(arguments, command: command)
         let sources = try LedgerReplaySources.sources(arguments, command: command)

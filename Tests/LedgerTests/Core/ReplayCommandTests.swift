@@ -89,13 +89,11 @@ struct ReplayCommandTests {
         #expect(outcomes[0]["line"] == .integer(1))
         #expect(outcomes[0]["customers"] == .array([.string(AppStoreNotificationTests.alice)]))
         let snapshots = run.output.split(separator: "\n").map { try? EntitlementSnapshot(json: Data($0.utf8)) }
-        // The customers, by the bytes of their first ids: the anonymous one, then the token's.
-        #expect(
-            snapshots.map { $0?.appUserId } == [
-                "$RCAnonymousID:0123456789abcdef0123456789abcdef", AppStoreNotificationTests.alice,
-            ])
-        #expect(snapshots.last??.isActive("pro") == true)
-        #expect(snapshots.last??.provider == ProviderID(rawValue: "ledger"))
+        // The customers by name, sorted by bytes: the token's, then dora, whose anonymous id is an alias.
+        #expect(snapshots.map { $0?.appUserId } == [AppStoreNotificationTests.alice, "dora"])
+        #expect(snapshots.map { $0?.aliases } == [[], ["$RCAnonymousID:0123456789abcdef0123456789abcdef"]])
+        #expect(snapshots.first??.isActive("pro") == true)
+        #expect(snapshots.first??.provider == ProviderID(rawValue: "ledger"))
     }
 
     @Test func twoHalvesWithStateGiveWhatOneReplayGives() async throws {
