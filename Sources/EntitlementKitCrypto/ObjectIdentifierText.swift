@@ -33,14 +33,9 @@ package enum VerificationOID {
     package static let secp384r1 = "1.3.132.0.34"
     package static let basicConstraints = "2.5.29.19"
     package static let keyUsage = "2.5.29.15"
-    /// Critical extensions a certificate may carry and still be used: RFC 5280 refuses a certificate with
-    /// a critical extension the reader does not understand; these it checks (basic constraints, key usage)
-    /// or that limit nothing this verifier relies on.
-    package static let understoodCritical: Set<String> = [
-        basicConstraints, keyUsage,
-        "2.5.29.37",  // extended key usage
-        "2.5.29.32",  // certificate policies
-        "2.5.29.14",  // subject key identifier
-        "2.5.29.35",  // authority key identifier
-    ]
+    /// The critical extensions a certificate may carry and still be used: those the verifier processes
+    /// (basic constraints, key usage). RFC 5280 §4.2 refuses a certificate with a critical extension its
+    /// reader does not process, and Apple's library does: a critical extended key usage, certificate policies
+    /// or key identifier limits what the certificate may be used for, so it is refused, not ignored.
+    package static let understoodCritical: Set<String> = [basicConstraints, keyUsage]
 }

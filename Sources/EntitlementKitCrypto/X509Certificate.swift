@@ -64,6 +64,12 @@ package struct X509Certificate: Sendable {
         notBefore = try Self.time(&dates)
         notAfter = try Self.time(&dates)
         try dates.expectEnd("the validity")
+        // A window that ends before it starts holds no instant; refused here, it never reaches a range.
+        guard notBefore <= notAfter else {
+            throw DERError(
+                "the validity's notBefore \(RFC3339.string(from: notBefore)) is after its notAfter "
+                    + RFC3339.string(from: notAfter), at: validity.whole.lowerBound)
+        }
         subject = Array(body.encoding(of: try body.read(DERTag.sequence, "the subject")))
         publicKey = try Self.publicKey(body, try body.read(DERTag.sequence, "the subject public key info"))
         _ = try body.readIfPresent(0x81)  // issuerUniqueID

@@ -7,8 +7,9 @@ import Foundation
 /// certificates; the leaf signed by `x5c[1]`, and `x5c[1]` by a **configured** root (`x5c[2]` is never
 /// trusted, whatever it holds); Apple's marker extensions on the leaf and the intermediate; every
 /// certificate valid at the payload's `signedDate`; the ES256 signature over `header.payload`. A header
-/// with `crit` is refused (no extension is understood), as is a root's path length constraint that allows
-/// no intermediate.
+/// with `crit` is refused (no extension is understood), as are a root's path length constraint that allows
+/// no intermediate, a root without basic constraints' cA, a certificate whose validity ends before it starts
+/// and a critical certificate extension other than basic constraints and key usage.
 ///
 /// A verifier keeps the chains that verified (a few dozen, least recently used first out), so the JWS of
 /// one chain pay for its certificate checks once; the validity at each payload's `signedDate`, the
@@ -51,8 +52,10 @@ public struct AppStoreJWSVerifier: Sendable {
     public static func certificates(fromPEMOrDER data: Data) throws(DocumentError) -> [Data] {
         let path = JSONPath.root
         guard let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN ") else {
-            guard (try? X509Certificate(der: Array(data))) != nil else {
-                throw DocumentError(kind: .invalidValue, path: path, reason: "is not a DER certificate")
+            do {
+                _ = try X509Certificate(der: Array(data))
+            } catch {
+                throw DocumentError(kind: .invalidValue, path: path, reason: "is not a DER certificate: \(error)")
             }
             return [data]
         }
@@ -62,9 +65,16 @@ public struct AppStoreJWSVerifier: Sendable {
             if line == "-----BEGIN CERTIFICATE-----", body == nil {
                 body = ""
             } else if line == "-----END CERTIFICATE-----", let base64 = body {
-                guard let der = Data(base64Encoded: base64), (try? X509Certificate(der: Array(der))) != nil else {
+                guard let der = Data(base64Encoded: base64) else {
                     throw DocumentError(
-                        kind: .invalidValue, path: path, reason: "holds a PEM block that is not a certificate")
+                        kind: .invalidValue, path: path, reason: "holds a PEM block that is not base64")
+                }
+                do {
+                    _ = try X509Certificate(der: Array(der))
+                } catch {
+                    throw DocumentError(
+                        kind: .invalidValue, path: path,
+                        reason: "holds PEM block \(blocks.count + 1), which is not a certificate: \(error)")
                 }
                 blocks.append(der)
                 body = nil
@@ -111,7 +121,9 @@ public struct AppStoreJWSVerifier: Sendable {
 
     private static func notAJWS(_ jws: String, path: JSONPath) -> DocumentError {
         DocumentError(
-            kind: .invalidValue, path: path, value: JSONValue.string(jws).compactText,
+            // Only the part the error shows is quoted: a JWS-shaped text may be megabytes long.
+            kind: .invalidValue, path: path,
+            value: JSONValue.string(String(jws.prefix(2 * DocumentError.maximumValueLength))).compactText,
             reason: "is not a JWS (three base64url parts separated by dots)")
     }
 
@@ -237,6 +249,10 @@ public struct AppStoreJWSVerifier: Sendable {
             root.subject == intermediate.issuer && intermediate.isSigned(by: root.publicKey)
         }
         guard let root else { throw refuse("x5c[1] is not signed by a configured root certificate") }
+        // A configured root is trusted as an anchor only when it says it is a certificate authority.
+        guard root.isCertificateAuthority else {
+            throw refuse("the root certificate is not a certificate authority (no basicConstraints cA)")
+        }
         // One certificate authority (x5c[1]) stands between the root and the leaf.
         if let limit = root.pathLengthConstraint, limit < 1 {
             throw refuse("the root's path length constraint \(limit) allows no certificate authority below it")

@@ -13,8 +13,16 @@ struct CompactJWS {
 
     /// The parts of `text`, or nil unless it holds exactly two dots.
     init?(_ text: String) {
-        let bytes = Array(text.utf8)
         let dot = UInt8(ascii: ".")
+        // The dots are counted in place first: a text of the wrong shape (megabytes of dots, say) is refused
+        // without a copy of it.
+        var dots = 0
+        for byte in text.utf8 where byte == dot {
+            dots += 1
+            if dots > 2 { return nil }
+        }
+        guard dots == 2 else { return nil }
+        let bytes = Array(text.utf8)
         guard let first = bytes.firstIndex(of: dot),
             let second = bytes[(first + 1)...].firstIndex(of: dot),
             !bytes[(second + 1)...].contains(dot)
