@@ -92,6 +92,7 @@ public actor EntitlementLedger {
                 "the input is from the \(environment.rawValue) environment, which this ledger does not accept")
         }
         let configuration = configuration
+        let sources = sources
         return try await store.transaction { transaction throws(LedgerRefusal) in
             let rows = LedgerRows(transaction: transaction)
             if let id = reading.notificationId {
@@ -106,7 +107,7 @@ public actor EntitlementLedger {
             case .records(let records):
                 var posting = LedgerPosting(
                     identity: LedgerIdentity(rows: rows, configuration: configuration), source: source,
-                    receivedAt: receivedAt)
+                    sources: sources, receivedAt: receivedAt)
                 return try await posting.apply(records, postedAs: appUserId)
             }
         }
@@ -133,15 +134,18 @@ public actor EntitlementLedger {
         let configuration = configuration
         return try await store.transaction { transaction throws(LedgerRefusal) in
             let identity = LedgerIdentity(rows: LedgerRows(transaction: transaction), configuration: configuration)
-            guard try await identity.existingCustomer(for: appUserId) == nil else { return false }
-            _ = try await identity.customer(for: appUserId)
-            return true
+            let existed = try await identity.existingCustomer(for: appUserId) != nil
+            _ = try await identity.use(appUserId)
+            return !existed
         }
     }
 
     /// Registers which app user id an account id (an `appAccountToken`, an `obfuscatedExternalAccountId`,
-    /// a Stripe customer) belongs to, and gives that customer the unlinked purchases that carry it. It
-    /// never moves a purchase someone owns.
+    /// a Stripe customer) belongs to, and gives that customer the unlinked purchases that carry it. From
+    /// then on a purchase carrying it is that customer's against any posting (`receiptInUseByOtherUser`).
+    /// It never moves a purchase someone owns — except from a placeholder: the customer a notification
+    /// made from the unregistered token, whose id the app has not used yet (the notification beat the
+    /// link), whose purchases move to `appUserId` and which is removed.
     public func link(_ account: LedgerAccountKey, to appUserId: String) async throws(LedgerRefusal) -> LedgerOutcome {
         try Self.check(appUserId)
         let configuration = configuration
@@ -150,6 +154,14 @@ public actor EntitlementLedger {
             let identity = LedgerIdentity(rows: rows, configuration: configuration)
             try await rows.register(account, appUserId: appUserId)
             var linked = false
+            // A Stripe customer id never stands for an app user id itself, so it never made a placeholder.
+            if account.kind != .stripeCustomer,
+                let placeholder = try await identity.existingCustomer(forToken: account.value, kind: account.kind),
+                placeholder.isPlaceholder, try await identity.existingCustomer(for: appUserId)?.id != placeholder.id
+            {
+                let customer = try await identity.customer(for: appUserId)
+                linked = try await identity.absorb(placeholder: placeholder, into: customer.id)
+            }
             for id in try await rows.unlinkedThreads(for: account) {
                 guard var thread = try await rows.thread(id), thread.owner == nil else { continue }
                 let customer = try await identity.customer(for: appUserId)
@@ -200,7 +212,12 @@ public actor EntitlementLedger {
             let rows = LedgerRows(transaction: transaction)
             var threads: [LedgerThread] = []
             var original: String?
-            if let id = try await rows.customerID(forAppUserId: appUserId), let customer = try await rows.customer(id) {
+            if let id = try await rows.customerID(forAppUserId: appUserId), var customer = try await rows.customer(id) {
+                if customer.isPlaceholder {
+                    // The app read the id: the customer is its own from now on, never moved by a later link.
+                    customer.placeholder = nil
+                    try await rows.save(customer)
+                }
                 original = customer.originalAppUserId
                 for threadID in customer.threads {
                     if let thread = try await rows.thread(threadID) { threads.append(thread) }

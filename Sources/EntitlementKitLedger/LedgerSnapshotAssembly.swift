@@ -20,6 +20,7 @@ struct LedgerSnapshotAssembly: Sendable {
         let bySource = Dictionary(grouping: threads, by: \.id.source)
         // Per entitlement, each source's grant's transactions; a grant from one source alone keeps its list.
         var transactionsByEntitlement: [String: [[Transaction]]] = [:]
+        var grantsByEntitlement: [String: [Entitlement]] = [:]
         var oneTimeSources = 0
         for sourceID in bySource.keys.sorted() {
             guard let source = sources[sourceID] else {
@@ -31,7 +32,17 @@ struct LedgerSnapshotAssembly: Sendable {
             merged = SnapshotMerge.eitherGrants(served: merged, shadow: part)
             merged.nonSubscriptionTransactions += part.nonSubscriptionTransactions
             if !part.nonSubscriptionTransactions.isEmpty { oneTimeSources += 1 }
-            for grant in part.all { transactionsByEntitlement[grant.id, default: []].append(grant.transactions) }
+            for grant in part.evaluated(at: instant).all {
+                transactionsByEntitlement[grant.id, default: []].append(grant.transactions)
+                grantsByEntitlement[grant.id, default: []].append(grant)
+            }
+        }
+        // When no source grants access, the latest access still wins: no expiry, then the later expiry
+        // (the migration merge keeps the first source's inactive grant).
+        for (id, grants) in grantsByEntitlement where merged[id]?.isActive == false && grants.count > 1 {
+            var latest = grants[0]
+            for grant in grants.dropFirst() where Self.endsLater(grant, than: latest) { latest = grant }
+            merged.updateEntitlement(latest)
         }
         for var grant in merged.all {
             guard let lists = transactionsByEntitlement[grant.id], lists.count > 1 else { continue }
@@ -42,6 +53,16 @@ struct LedgerSnapshotAssembly: Sendable {
             merged.nonSubscriptionTransactions = Self.oldestFirst(merged.nonSubscriptionTransactions)
         }
         return merged
+    }
+
+    /// Whether `grant`'s access ends later than `other`'s: no expiry beats any, then the later expiry.
+    private static func endsLater(_ grant: Entitlement, than other: Entitlement) -> Bool {
+        switch (grant.expirationDate, other.expirationDate) {
+        case (nil, nil): false
+        case (nil, _): true
+        case (_, nil): false
+        case (let a?, let b?): a > b
+        }
     }
 
     /// Oldest first by transaction date (undated last), keeping each source's own order among equals; a

@@ -24,8 +24,9 @@ public enum IdentityRules {
         case receiptInUseByOtherUser
     }
 
-    /// Posting a receipt owned by `owner` under `behavior`; `heldActiveSubscription` is whether it held
-    /// an auto-renewable subscription active at the posting instant before anything was added.
+    /// Posting a receipt owned by `owner` under `behavior`; `heldActiveSubscription` is whether the owner
+    /// held an auto-renewable subscription active at the posting instant, in **any** purchase it owns (not
+    /// only the posted ones), before anything was added.
     public static func posting(
         owner: ReceiptOwner, behavior: RestoreBehavior, heldActiveSubscription: Bool
     ) -> Posting {
@@ -62,9 +63,12 @@ public enum IdentityRules {
         case mergeIntoNewIdsCustomer
     }
 
-    /// logIn from an id (`currentIsAnonymous`) to a different id whose customer is `target`.
-    public static func logIn(currentIsAnonymous: Bool, target: LogInTarget) -> LogIn {
-        guard currentIsAnonymous else { return .none }
+    /// logIn from an id to a different id whose customer is `target`. `currentCustomerIsAnonymous` is
+    /// whether the **customer** the current id belongs to holds no identified id: an anonymous id already
+    /// logged in to an identified customer is that customer's, and a logIn from it never gives that
+    /// customer (or its purchases) to the new id.
+    public static func logIn(currentCustomerIsAnonymous: Bool, target: LogInTarget) -> LogIn {
+        guard currentCustomerIsAnonymous else { return .none }
         switch target {
         case .unknown: return .aliasNewId
         case .sameCustomer: return .none

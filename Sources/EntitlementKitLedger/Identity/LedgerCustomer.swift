@@ -31,12 +31,20 @@ public struct LedgerCustomer: Sendable, Hashable, Codable {
     public internal(set) var appUserIds: [String]
     /// The threads it owns, sorted.
     public internal(set) var threads: [LedgerThreadID]
+    /// Made from a record's token that no one registered, and its id not yet used by the app (read,
+    /// posted as, logged in from or to): a later `link` of that token moves its purchases to the
+    /// customer linked and removes it. Absent (not `false`) in the stored row of every other customer.
+    var placeholder: Bool?
 
-    init(id: LedgerCustomerID, appUserIds: [String], threads: [LedgerThreadID] = []) {
+    init(id: LedgerCustomerID, appUserIds: [String], threads: [LedgerThreadID] = [], placeholder: Bool = false) {
         self.id = id
         self.appUserIds = appUserIds
         self.threads = threads
+        self.placeholder = placeholder ? true : nil
     }
+
+    /// Whether it is still a placeholder.
+    public var isPlaceholder: Bool { placeholder == true }
 
     /// The original app user id.
     public var originalAppUserId: String { appUserIds.first ?? "" }

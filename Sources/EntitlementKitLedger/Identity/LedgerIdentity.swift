@@ -36,6 +36,43 @@ struct LedgerIdentity {
         return customer
     }
 
+    /// `appUserId`'s customer as the app uses the id (a read, a posting, a logIn): created when no one has
+    /// it, and no longer a placeholder.
+    func use(_ appUserId: String) async throws(LedgerRefusal) -> LedgerCustomer {
+        var customer = try await customer(for: appUserId)
+        if customer.isPlaceholder {
+            customer.placeholder = nil
+            try await rows.save(customer)
+        }
+        return customer
+    }
+
+    /// `appUserId`'s customer for a record's token no one registered: created as a placeholder when no
+    /// one has the id.
+    func placeholder(for appUserId: String) async throws(LedgerRefusal) -> LedgerCustomer {
+        if let existing = try await existingCustomer(for: appUserId) { return existing }
+        let customer = LedgerCustomer(id: try await rows.nextCustomerID(), appUserIds: [appUserId], placeholder: true)
+        try await rows.save(customer)
+        try await rows.setCustomerID(customer.id, forAppUserId: appUserId)
+        return customer
+    }
+
+    /// The customer an account token no one registered stands for: the id itself, and for an
+    /// `appAccountToken` that is a UUID the id that is the same UUID in lower or upper case (ids are
+    /// otherwise compared by bytes); `nil` when no customer has it.
+    func existingCustomer(forToken appUserId: String, kind: LedgerAccountKey.Kind?) async throws(LedgerRefusal)
+        -> LedgerCustomer?
+    {
+        var spellings = [appUserId]
+        if kind == .appAccountToken, UUID(uuidString: appUserId) != nil {
+            spellings += [appUserId.lowercased(), appUserId.uppercased()]
+        }
+        for spelling in spellings {
+            if let customer = try await existingCustomer(for: spelling) { return customer }
+        }
+        return nil
+    }
+
     /// An existing customer with `appUserId`.
     func existingCustomer(for appUserId: String) async throws(LedgerRefusal) -> LedgerCustomer? {
         guard let id = try await rows.customerID(forAppUserId: appUserId) else { return nil }
@@ -51,6 +88,7 @@ struct LedgerIdentity {
         }
         var (survivor, absorbed) = a.id < b.id ? (a, b) : (b, a)
         survivor.appUserIds += absorbed.appUserIds
+        survivor.placeholder = nil
         for thread in absorbed.threads {
             survivor.own(thread)
             if var row = try await rows.thread(thread) {
@@ -79,18 +117,33 @@ struct LedgerIdentity {
         }
     }
 
+    /// Moves every purchase of the placeholder `placeholder` to `customer` and removes it (its token was
+    /// linked to `customer` before the app used its id); whether it moved anything.
+    func absorb(placeholder: LedgerCustomer, into customer: LedgerCustomerID) async throws(LedgerRefusal) -> Bool {
+        guard placeholder.isPlaceholder, placeholder.id != customer else { return false }
+        for id in placeholder.threads {
+            guard var thread = try await rows.thread(id) else { continue }
+            try await assign(&thread, to: customer)
+        }
+        for appUserId in placeholder.appUserIds { try await rows.removeCustomerID(forAppUserId: appUserId) }
+        try await rows.removeCustomer(placeholder.id)
+        return !placeholder.threads.isEmpty
+    }
+
     /// The name of a customer in outcomes: its original app user id.
     func name(of id: LedgerCustomerID) async throws(LedgerRefusal) -> String? {
         try await rows.customer(current(id))?.originalAppUserId
     }
 
-    /// logIn from `current` to `new` (seed 002), as the simulated backend does.
+    /// logIn from `current` to `new` (seed 002), as the simulated backend does: `current` counts as
+    /// anonymous only when its customer holds no identified id.
     mutating func logIn(from current: String, to new: String) async throws(LedgerRefusal) -> LedgerLogInResult {
-        let currentCustomer = try await customer(for: current)
+        let currentCustomer = try await use(current)
         if current.utf8.elementsEqual(new.utf8) {
             return LedgerLogInResult(created: false, outcome: .noChange(reason: "logIn to the current id"))
         }
         let existing = try await existingCustomer(for: new)
+        if existing != nil { _ = try await use(new) }
         let target: IdentityRules.LogInTarget =
             if let existing {
                 existing.id == currentCustomer.id
@@ -98,7 +151,7 @@ struct LedgerIdentity {
             } else {
                 .unknown
             }
-        switch IdentityRules.logIn(currentIsAnonymous: isAnonymous(current), target: target) {
+        switch IdentityRules.logIn(currentCustomerIsAnonymous: isAnonymous(currentCustomer), target: target) {
         case .aliasNewId:
             var customer = currentCustomer
             customer.appUserIds.append(new)
@@ -110,7 +163,7 @@ struct LedgerIdentity {
             let name = try await name(of: survivor) ?? new
             return LedgerLogInResult(created: false, outcome: .applied(customers: [name]))
         case .none:
-            _ = try await customer(for: new)
+            _ = try await use(new)
             return LedgerLogInResult(created: existing == nil, outcome: .noChange(reason: "logIn aliased no id"))
         }
     }

@@ -7,24 +7,43 @@ import Foundation
 struct LedgerPosting {
     var identity: LedgerIdentity
     let source: any LedgerSource
+    /// Every source of the ledger: an owner's purchases in other stores count for
+    /// `transferIfNoActiveSubscriptions`.
+    let sources: [LedgerSourceID: any LedgerSource]
     let receivedAt: Date
 
+    /// The threads this input touches, by key, as they are now and as they were before it.
+    private var threads: [String: LedgerThread] = [:]
+    private var before: [String: LedgerThread] = [:]
+    private var changed: Set<String> = []
+
+    init(
+        identity: LedgerIdentity, source: any LedgerSource, sources: [LedgerSourceID: any LedgerSource],
+        receivedAt: Date
+    ) {
+        self.identity = identity
+        self.source = source
+        self.sources = sources
+        self.receivedAt = receivedAt
+    }
+
     private var rows: LedgerRows { identity.rows }
+
+    private func id(_ key: String) -> LedgerThreadID { LedgerThreadID(source: source.id, key: key) }
+
+    private mutating func load(_ key: String) async throws(LedgerRefusal) {
+        guard threads[key] == nil else { return }
+        let stored = try await rows.thread(id(key)) ?? LedgerThread(id: id(key))
+        threads[key] = stored
+        before[key] = stored
+    }
 
     mutating func apply(_ records: [LedgerRecord], postedAs appUserId: String?) async throws(LedgerRefusal)
         -> LedgerOutcome
     {
-        var threads: [String: LedgerThread] = [:]
-        var before: [String: LedgerThread] = [:]
-        var changed: Set<String> = []
         for record in records {
             let key = try await threadKey(of: record)
-            if threads[key] == nil {
-                let id = LedgerThreadID(source: source.id, key: key)
-                let stored = try await rows.thread(id) ?? LedgerThread(id: id)
-                threads[key] = stored
-                before[key] = stored
-            }
+            try await load(key)
             if threads[key]?.keep(record) == true { changed.insert(key) }
         }
         for key in changed { if let thread = threads[key] { try await rows.save(thread) } }
@@ -35,15 +54,23 @@ struct LedgerPosting {
         let keys = threads.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let appUserId {
             // The document is the poster's receipt: the rules decide once per customer that owns part of
-            // it (was any of its purchases here an active subscription before this input?), and purchases
-            // no one owned yet follow the receipt — to the poster, or to the owner it stays with.
-            var poster = try await identity.customer(for: appUserId).id
+            // it (did it hold an active subscription anywhere before this input?), and purchases no one
+            // owned yet follow the receipt — to the poster, or to the owner it stays with. A purchase whose
+            // record carries a token the server registered to another customer stays (or goes) there.
+            var poster = try await identity.use(appUserId).id
             var ownedBy: [LedgerCustomerID: [String]] = [:]
+            var boundTo: Set<LedgerCustomerID> = []
             var unowned: [String] = []
             for key in keys {
                 guard let thread = threads[key] else { continue }
+                let binder = try await registeredCustomer(of: thread)
                 if let id = thread.owner, try await rows.customer(identity.current(id)) != nil {
-                    ownedBy[identity.current(id), default: []].append(key)
+                    let owner = identity.current(id)
+                    if owner != poster, let binder, binder != poster { boundTo.insert(owner) }
+                    ownedBy[owner, default: []].append(key)
+                } else if let binder, binder != poster {
+                    boundTo.insert(binder)
+                    ownedBy[binder, default: []].append(key)
                 } else {
                     unowned.append(key)
                 }
@@ -56,13 +83,20 @@ struct LedgerPosting {
                     unowned += ownerKeys
                     continue
                 }
-                let heldActiveSubscription = ownerKeys.contains { key in
-                    before[key].map { source.holdsActiveSubscription($0, at: receivedAt) } ?? false
+                let decision: IdentityRules.Posting
+                if boundTo.contains(ownerID) {
+                    decision = .receiptInUseByOtherUser
+                } else {
+                    let isAnonymous = identity.isAnonymous(owner)
+                    let behavior = identity.configuration.restoreBehavior
+                    // Asked only where it decides: it reads every purchase the owner holds.
+                    let heldActive =
+                        !isAnonymous && behavior == .transferIfNoActiveSubscriptions
+                        ? try await heldActiveSubscription(owner) : false
+                    decision = IdentityRules.posting(
+                        owner: isAnonymous ? .anonymous : .identified, behavior: behavior,
+                        heldActiveSubscription: heldActive)
                 }
-                let decision = IdentityRules.posting(
-                    owner: identity.isAnonymous(owner) ? .anonymous : .identified,
-                    behavior: identity.configuration.restoreBehavior,
-                    heldActiveSubscription: heldActiveSubscription)
                 switch decision {
                 case .keep, .transfer:
                     for key in ownerKeys {
@@ -76,7 +110,15 @@ struct LedgerPosting {
                 case .receiptInUseByOtherUser:
                     inUseBy = inUseBy ?? owner.id
                     keeper = keeper ?? owner.id
-                    if ownerKeys.contains(where: changed.contains) { touched.insert(owner.id) }
+                    for key in ownerKeys {
+                        guard var thread = threads[key] else { continue }
+                        if thread.owner.map(identity.current) != owner.id {
+                            try await identity.assign(&thread, to: owner.id)
+                            touched.insert(owner.id)
+                        } else if changed.contains(key) {
+                            touched.insert(owner.id)
+                        }
+                    }
                 }
             }
             let receiver = keeper.map(identity.current) ?? identity.current(poster)
@@ -114,36 +156,94 @@ struct LedgerPosting {
         return .noChange(reason: "every statement is older than, or the same as, the one kept")
     }
 
-    /// The key of the thread `record` belongs to: its own, or the thread one of its aliases already
-    /// names (a chained Play token joins the thread of the first token).
-    private func threadKey(of record: LedgerRecord) async throws(LedgerRefusal) -> String {
-        let own = LedgerThreadID(source: source.id, key: record.thread)
-        if let folded = try await rows.threadKey(aliasedBy: own) { return folded }
-        if try await rows.thread(own) != nil { return record.thread }
-        for alias in record.threadAliases {
-            let aliasID = LedgerThreadID(source: source.id, key: alias)
-            let key = try await rows.threadKey(aliasedBy: aliasID) ?? alias
-            try await rows.setThreadKey(key, aliasedBy: own)
-            return key
+    /// Whether `owner` held an auto-renewable subscription active at the instant received in any thread it
+    /// owns, as the thread was before this input.
+    private func heldActiveSubscription(_ owner: LedgerCustomer) async throws(LedgerRefusal) -> Bool {
+        for threadID in owner.threads {
+            let thread: LedgerThread? =
+                if threadID.source == source.id, let touched = before[threadID.key] {
+                    touched
+                } else {
+                    try await rows.thread(threadID)
+                }
+            guard let thread, let source = sources[thread.id.source] else { continue }
+            if source.holdsActiveSubscription(thread, at: receivedAt) { return true }
         }
-        return record.thread
+        return false
     }
 
-    /// The customer the thread's account links name: a registered account id, else the id the link
-    /// stands for (created when no one has it yet); `nil` when no link names anyone.
-    private func linkedCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
+    /// The key of the thread `record` belongs to. Chained tokens share one thread whatever order they
+    /// arrive in: a record naming a key (`linkedPurchaseToken`) of another chain joins that chain, its
+    /// own chain's thread folded in.
+    private mutating func threadKey(of record: LedgerRecord) async throws(LedgerRefusal) -> String {
+        let own = try await root(of: record.thread)
+        for alias in record.threadAliases {
+            let target = try await root(of: alias)
+            guard target != own else { continue }
+            try await fold(own, into: target)
+            return target
+        }
+        return own
+    }
+
+    /// The key a chain's aliases lead `key` to (bounded: a loop of aliases ends where it repeats).
+    private func root(of key: String) async throws(LedgerRefusal) -> String {
+        var key = key
+        var seen: Set<String> = [key]
+        for _ in 0..<1_000 {
+            guard let next = try await rows.threadKey(aliasedBy: id(key)), seen.insert(next).inserted else { break }
+            key = next
+        }
+        return key
+    }
+
+    /// Makes the thread `key` part of the thread `target`: an alias from now on, its records and owner
+    /// (when `target` has none) moved over.
+    private mutating func fold(_ key: String, into target: String) async throws(LedgerRefusal) {
+        try await rows.setThreadKey(target, aliasedBy: id(key))
+        var folded = threads[key]
+        if folded == nil { folded = try await rows.thread(id(key)) }
+        guard let folded else { return }
+        try await load(target)
+        guard var into = threads[target] else { return }
+        for record in folded.records { _ = into.keep(record) }
+        if let previous = folded.owner.map(identity.current), var customer = try await rows.customer(previous) {
+            customer.disown(folded.id)
+            try await rows.save(customer)
+            if into.owner == nil { into.owner = previous }
+        }
+        if let owner = into.owner.map(identity.current), var customer = try await rows.customer(owner) {
+            customer.own(into.id)
+            try await rows.save(customer)
+        }
+        threads[target] = into
+        changed.insert(target)
+        threads[key] = nil
+        before[key] = nil
+        changed.remove(key)
+        try await rows.removeThread(folded.id)
+    }
+
+    /// The customer a token of the thread's records was registered to with `link`, if any.
+    private func registeredCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
         for link in thread.accountLinks {
             if let key = link.key, let registered = try await rows.registeredAppUserId(for: key) {
                 return try await identity.customer(for: registered).id
             }
+        }
+        return nil
+    }
+
+    /// The customer the thread's account links name: a registered account id, else the id the link
+    /// stands for (a placeholder created when no one has it yet); `nil` when no link names anyone.
+    private func linkedCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
+        if let registered = try await registeredCustomer(of: thread) { return registered }
+        for link in thread.accountLinks {
             guard let appUserId = link.appUserId, AppUserIdCheck(appUserId).backendRefusal == nil else { continue }
-            if link.key?.kind == .appAccountToken {
-                // An account token is a UUID: it matches an app user id that is the same UUID in any case.
-                for spelling in [appUserId, appUserId.lowercased(), appUserId.uppercased()] {
-                    if let customer = try await identity.existingCustomer(for: spelling) { return customer.id }
-                }
+            if let customer = try await identity.existingCustomer(forToken: appUserId, kind: link.key?.kind) {
+                return customer.id
             }
-            return try await identity.customer(for: appUserId).id
+            return try await identity.placeholder(for: appUserId).id
         }
         return nil
     }

@@ -87,6 +87,10 @@ struct LedgerRows: Sendable {
         try await write(id, .appUserIds, appUserId)
     }
 
+    func removeCustomerID(forAppUserId appUserId: String) async throws(LedgerRefusal) {
+        try await write(LedgerCustomerID?.none, .appUserIds, appUserId)
+    }
+
     /// A new customer number, larger than every one before.
     func nextCustomerID() async throws(LedgerRefusal) -> LedgerCustomerID {
         let next = (try await read(Int64.self, .counters, "customers") ?? 0) + 1

@@ -125,7 +125,7 @@ public actor SimulatedBackend {
         return try render(customer: customerNumber(for: appUserId))
     }
 
-    /// logIn from `current` to `new`: ``IdentityRules/logIn(currentIsAnonymous:target:)``'s decision (the
+    /// logIn from `current` to `new`: ``IdentityRules/logIn(currentCustomerIsAnonymous:target:)``'s decision (the
     /// one the ledger applies too) on this backend's alias table.
     func logIn(from current: String, to new: String, device: String) throws(EntitlementClientError) -> LogInResult {
         try requireOnline(device)
@@ -143,7 +143,7 @@ public actor SimulatedBackend {
             } else {
                 .unknown
             }
-        switch IdentityRules.logIn(currentIsAnonymous: isAnonymousId(current), target: target) {
+        switch IdentityRules.logIn(currentCustomerIsAnonymous: isAnonymousCustomer(currentNumber), target: target) {
         case .aliasNewId:
             customers[currentNumber]?.appUserIds.append(new)
             customerByAppUserId[AppUserIdKey(new)] = currentNumber
@@ -161,8 +161,7 @@ public actor SimulatedBackend {
     {
         try requireOnline(device)
         let poster = customerNumber(for: appUserId)
-        try postReceipt(
-            storeAccount, as: poster, heldActiveSubscription: self.store.hasActiveSubscription(storeAccount))
+        try postReceipt(storeAccount, as: poster, activeAccounts: activeAccounts())
         return try render(customer: customerNumber(for: appUserId))
     }
 
@@ -175,7 +174,7 @@ public actor SimulatedBackend {
             throw EntitlementClientError(.badResponse, "the store does not sell \(productId)")
         }
         let buyer = customerNumber(for: appUserId)
-        let heldActive = self.store.hasActiveSubscription(storeAccount)
+        let heldActive = activeAccounts()
         guard let bought = self.store.buy(productId: productId, storeAccount: storeAccount, store: store) else {
             throw EntitlementClientError(.badResponse, "the store does not sell \(productId)")
         }
@@ -183,20 +182,25 @@ public actor SimulatedBackend {
             customers[buyer]?.directPurchases.append(bought)
             return try render(customer: buyer)
         }
-        try postReceipt(storeAccount, as: buyer, heldActiveSubscription: heldActive)
+        try postReceipt(storeAccount, as: buyer, activeAccounts: heldActive)
         return try render(customer: customerNumber(for: appUserId))
     }
 
     // MARK: Rules
 
     /// The receipt-posting rules of the scenario contract: ``IdentityRules/posting(owner:behavior:heldActiveSubscription:)``'s
-    /// decision (the one the ledger applies too) on this backend's receipts. Throws
-    /// `receiptInUseByOtherUser` when the receipt stays with its identified owner.
-    private func postReceipt(_ storeAccount: String, as poster: Int, heldActiveSubscription: Bool)
+    /// decision (the one the ledger applies too) on this backend's receipts. `activeAccounts` are the
+    /// store accounts holding an active subscription before the posting: the owner held one when any
+    /// receipt it owns is among them. Throws `receiptInUseByOtherUser` when the receipt stays with its
+    /// identified owner.
+    private func postReceipt(_ storeAccount: String, as poster: Int, activeAccounts: Set<String>)
         throws(EntitlementClientError)
     {
         guard !store.receiptPurchases(of: storeAccount).isEmpty else { return }
         let owner = receiptOwners[storeAccount].flatMap { customers[$0] == nil || $0 == poster ? nil : $0 }
+        let heldActiveSubscription =
+            owner.map { owner in receiptOwners.contains { $0.value == owner && activeAccounts.contains($0.key) } }
+            ?? false
         let ownerKind: IdentityRules.ReceiptOwner =
             if let owner { isAnonymousCustomer(owner) ? .anonymous : .identified } else { .noneOrPoster }
         switch IdentityRules.posting(
@@ -209,6 +213,11 @@ public actor SimulatedBackend {
         case .receiptInUseByOtherUser:
             throw receiptInUse(storeAccount)
         }
+    }
+
+    /// The store accounts whose receipt holds an active subscription now.
+    private func activeAccounts() -> Set<String> {
+        Set(receiptOwners.keys.filter { store.hasActiveSubscription($0) })
     }
 
     private func receiptInUse(_ storeAccount: String) -> EntitlementClientError {
