@@ -22,6 +22,11 @@ import Testing
         var updates = client.updates().makeAsyncIterator()
         #expect(try #require(await updates.next()).isActive("premium"))
 
+        // Google refunds; the push is not authenticated here, so the server fetches the purchase, now ended.
+        world.clock.move(to: LedgerBackedTests.start.addingTimeInterval(3600))
+        world.play.set(
+            "token-1",
+            PlayStoreDouble.subscription(expires: "2025-09-09T00:00:00Z", state: "SUBSCRIPTION_STATE_EXPIRED"))
         #expect(try await world.push(PlayStoreDouble.voided("token-1", messageId: "m-1")) == (200, "applied"))
         changes.send()  // the silent push the server sent after the refund
         var refunded = try #require(await updates.next())
