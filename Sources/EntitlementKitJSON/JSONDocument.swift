@@ -7,18 +7,18 @@ import Foundation
 /// scalar its byte offset and length in the text, for an array or object its number of children and the
 /// number of words inside it (so a reader steps over a whole container at once). Nothing else is made
 /// until a reader asks for it: no tree, no dictionaries, no strings for keys, no paths.
-package final class JSONDocument: @unchecked Sendable {
+@usableFromInline final class JSONDocument: @unchecked Sendable {
     // Sendable: never changed after `init`; the byte buffer is owned and freed by this object alone.
 
     /// The document's text (for a document made from a ``JSONValue``: its strings' and numbers' text).
-    let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     /// One word per value and key (see ``word(_:length:offset:)``).
-    let tape: [UInt64]
+    @usableFromInline let tape: [UInt64]
     /// Where the document's root sits in a larger document (the root by default), for errors' paths.
     let rootPath: JSONPath
 
     /// The kinds of tape words.
-    enum Kind: UInt64 {
+    @usableFromInline enum Kind: UInt64 {
         case null, `false`, `true`, integer, double
         /// A string without escapes, all ASCII / with non-ASCII text / with escapes.
         case asciiString, utf8String, escapedString
@@ -26,7 +26,7 @@ package final class JSONDocument: @unchecked Sendable {
     }
 
     /// Parses `data` strictly (see ``JSONValue/parse(_:)-(Data)``).
-    package init(parsing data: Data) throws(DocumentError) {
+    init(parsing data: Data) throws(DocumentError) {
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
         _ = storage.initialize(from: data)
         let bytes = UnsafeBufferPointer(rebasing: storage[..<data.count])
@@ -69,12 +69,11 @@ package final class JSONDocument: @unchecked Sendable {
     /// The bytes the document holds: its text and its tape (capacity included). A document of `n` bytes
     /// takes at most about `n + 8 × (values and keys)`: a 5-million-element array of single digits, 10 MB of
     /// text, takes some 50 MB, where the tree of `JSONValue`s took several times more.
-    package var storageByteCount: Int { bytes.count + tape.capacity * MemoryLayout<UInt64>.stride }
+    var storageByteCount: Int { bytes.count + tape.capacity * MemoryLayout<UInt64>.stride }
 
     // MARK: Words
 
-    private static let lengthBits: UInt64 = 28
-    private static let lengthLimit = Int((1 << lengthBits) - 1)
+    @usableFromInline static let lengthLimit = (1 << 28) - 1
 
     /// A word: kind in the top 4 bits, length (or a container's children) in the next 28 (saturated), offset
     /// (or a container's count of words inside) in the low 32.
@@ -82,14 +81,14 @@ package final class JSONDocument: @unchecked Sendable {
         kind.rawValue << 60 | UInt64(min(length, lengthLimit)) << 32 | UInt64(UInt32(truncatingIfNeeded: offset))
     }
 
-    @inline(__always) static func kind(of word: UInt64) -> Kind { Kind(rawValue: word >> 60) ?? .null }
-    @inline(__always) static func offset(of word: UInt64) -> Int { Int(word & 0xFFFF_FFFF) }
-    @inline(__always) static func storedLength(of word: UInt64) -> Int { Int((word >> 32) & 0x0FFF_FFFF) }
+    @inlinable static func kind(of word: UInt64) -> Kind { Kind(rawValue: word >> 60) ?? .null }
+    @inlinable static func offset(of word: UInt64) -> Int { Int(word & 0xFFFF_FFFF) }
+    @inlinable static func storedLength(of word: UInt64) -> Int { Int((word >> 32) & 0x0FFF_FFFF) }
 
-    @inline(__always) func kind(at index: Int) -> Kind { Self.kind(of: tape[index]) }
+    @inlinable func kind(at index: Int) -> Kind { Self.kind(of: tape[index]) }
 
     /// The index of the word after the value at `index` (after the whole container).
-    @inline(__always) func next(after index: Int) -> Int {
+    @inlinable func next(after index: Int) -> Int {
         let word = tape[index]
         switch Self.kind(of: word) {
         case .array, .object: return index + 1 + Self.offset(of: word)
@@ -116,6 +115,7 @@ package final class JSONDocument: @unchecked Sendable {
         Self.text(of: tape[index], in: bytes)
     }
 
+    @inlinable
     static func text(of word: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let start = offset(of: word)
         var length = storedLength(of: word)
@@ -124,7 +124,7 @@ package final class JSONDocument: @unchecked Sendable {
     }
 
     /// A text too long for its word's length field, measured again (a string to its closing quote).
-    private static func textLength(from start: Int, kind: Kind, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    @usableFromInline static func textLength(from start: Int, kind: Kind, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var end = start
         switch kind {
         case .asciiString, .utf8String, .escapedString:
@@ -140,9 +140,9 @@ package final class JSONDocument: @unchecked Sendable {
     // MARK: Strings
 
     /// The string (or key) at `index`.
-    func string(at index: Int) -> String { Self.decodedString(tape[index], in: bytes) }
+    @usableFromInline func string(at index: Int) -> String { Self.decodedString(tape[index], in: bytes) }
 
-    static func decodedString(_ word: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+    @usableFromInline static func decodedString(_ word: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = Self.text(of: word, in: bytes)
         guard kind(of: word) == .escapedString else { return String(decoding: text, as: UTF8.self) }
         var buffer: [UInt8] = []
@@ -191,8 +191,14 @@ package final class JSONDocument: @unchecked Sendable {
 
     /// Whether two keys are the same string as Swift compares strings (canonical equivalence): by their
     /// bytes when both are plain ASCII, as strings otherwise.
+    @inline(__always)
     static func sameKey(_ first: UInt64, _ second: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if kind(of: first) == .asciiString, kind(of: second) == .asciiString {
+            // Different lengths (both below the saturated value) are different keys: no bytes to compare.
+            let length = storedLength(of: first)
+            if length != storedLength(of: second), length != lengthLimit, storedLength(of: second) != lengthLimit {
+                return false
+            }
             let one = text(of: first, in: bytes)
             let other = text(of: second, in: bytes)
             return sameBytes(one, other)
@@ -201,7 +207,7 @@ package final class JSONDocument: @unchecked Sendable {
     }
 
     /// Whether two byte runs are equal.
-    @inline(__always)
+    @inlinable
     static func sameBytes(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard one.count == other.count else { return false }
         guard let first = one.baseAddress, let second = other.baseAddress else { return true }
@@ -210,7 +216,7 @@ package final class JSONDocument: @unchecked Sendable {
 
     /// The value of member `name` of the object at `index`, or `nil`. Keys compare as Swift strings do
     /// (canonical equivalence), by their bytes when both are plain ASCII.
-    func member(_ name: String, ofObjectAt index: Int) -> Int? {
+    @inlinable func member(_ name: String, ofObjectAt index: Int) -> Int? {
         var name = name
         return name.withUTF8 { utf8 -> Int? in
             let isASCII = utf8.allSatisfy { $0 < 0x80 }
@@ -219,6 +225,11 @@ package final class JSONDocument: @unchecked Sendable {
             while key < end {
                 let word = tape[key]
                 if isASCII, Self.kind(of: word) == .asciiString {
+                    let length = Self.storedLength(of: word)
+                    if length != utf8.count, length != Self.lengthLimit {
+                        key = next(after: key + 1)
+                        continue
+                    }
                     let text = Self.text(of: word, in: bytes)
                     if Self.sameBytes(text, utf8) { return key + 1 }
                 } else if Self.decodedString(word, in: bytes) == String(decoding: utf8, as: UTF8.self) {
@@ -231,7 +242,7 @@ package final class JSONDocument: @unchecked Sendable {
     }
 
     /// The path of the value at `index`: found by walking down from the root.
-    func path(to index: Int) -> JSONPath {
+    @usableFromInline func path(to index: Int) -> JSONPath {
         var components = rootPath.components
         var container = 0
         descending: while container != index {

@@ -8,10 +8,10 @@ import Foundation
 /// into its document's tape (one validating pass built it): reading a member, a string or a date reads the
 /// document's bytes in place, and the path and the ``value`` tree are made only when asked for.
 public struct JSONNode: Sendable, Hashable {
-    let document: JSONDocument
-    let index: Int
+    @usableFromInline let document: JSONDocument
+    @usableFromInline let index: Int
 
-    init(_ document: JSONDocument, _ index: Int) {
+    @inlinable init(_ document: JSONDocument, _ index: Int) {
         self.document = document
         self.index = index
     }
@@ -30,7 +30,7 @@ public struct JSONNode: Sendable, Hashable {
     public var value: JSONValue { document.value(at: index) }
 
     /// Where ``value`` sits in the document.
-    public var path: JSONPath { document.path(to: index) }
+    @inlinable public var path: JSONPath { document.path(to: index) }
 
     /// Equal values at equal paths.
     public static func == (left: JSONNode, right: JSONNode) -> Bool {
@@ -43,7 +43,7 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// Whether the value is `null`.
-    public var isNull: Bool { kind == .null }
+    @inlinable public var isNull: Bool { document.kind(at: index) == .null }
 
     /// The bytes the node's document holds (its text and its tape), for the tests of its size.
     package var documentByteCount: Int { document.storageByteCount }
@@ -83,7 +83,7 @@ public struct JSONNode: Sendable, Hashable {
     // MARK: Members
 
     /// The member `key` when this is an object that has it, `null` included.
-    public func member(_ key: String) -> JSONNode? {
+    @inlinable public func member(_ key: String) -> JSONNode? {
         guard document.kind(at: index) == .object, let member = document.member(key, ofObjectAt: index) else {
             return nil
         }
@@ -91,17 +91,17 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// Whether this is an object with a member `key` (`null` included).
-    package func has(_ key: String) -> Bool { member(key) != nil }
+    @inlinable package func has(_ key: String) -> Bool { member(key) != nil }
 
     /// The member `key` when present and not `null`. Fails when this is not an object.
-    public func optional(_ key: String) throws(DocumentError) -> JSONNode? {
+    @inlinable public func optional(_ key: String) throws(DocumentError) -> JSONNode? {
         try requireObjectShape()
         guard let node = member(key), !node.isNull else { return nil }
         return node
     }
 
     /// The member `key`; absent or `null` is a `missingField` error.
-    public func required(_ key: String) throws(DocumentError) -> JSONNode {
+    @inlinable public func required(_ key: String) throws(DocumentError) -> JSONNode {
         guard let node = try optional(key) else {
             throw DocumentError(kind: .missingField, path: path.appending(key), reason: "is required but missing")
         }
@@ -258,7 +258,7 @@ public struct JSONNode: Sendable, Hashable {
         DocumentError(kind: .invalidValue, path: path, offending: value, reason: reason)
     }
 
-    private func requireObjectShape() throws(DocumentError) {
+    @inlinable func requireObjectShape() throws(DocumentError) {
         guard document.kind(at: index) == .object else { throw typeMismatch("an object") }
     }
 }

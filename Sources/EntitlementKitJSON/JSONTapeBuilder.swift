@@ -109,8 +109,11 @@ struct JSONTapeBuilder {
         -> Bool
     {
         if keySet == nil, openKeys.count - firstKey < Self.linearKeyLimit {
-            for other in openKeys[firstKey...] where JSONDocument.sameKey(tape[other], tape[key], in: bytes) {
-                return false
+            let word = tape[key]
+            var other = firstKey
+            while other < openKeys.count {
+                if JSONDocument.sameKey(tape[openKeys[other]], word, in: bytes) { return false }
+                other += 1
             }
             openKeys.append(key)
             return true

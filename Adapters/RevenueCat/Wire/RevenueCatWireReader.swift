@@ -118,7 +118,8 @@ enum ManagementURL {
     /// An absolute URL with a scheme and a host, or `nil` for anything else: absent, `null`, `""`, a
     /// number or boolean, a relative reference, text with spaces.
     static func parse(_ node: JSONNode?) -> URL? {
-        guard let node else { return nil }
+        // Checked first: the refusal of anything but a string would make a located error only to drop it.
+        guard let node, node.kind == .string else { return nil }
         return try? node.absoluteURL()
     }
 }
