@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "EntitlementKitGooglePlay",
-            dependencies: ["EntitlementKit", "EntitlementKitLedger"],
+            dependencies: ["EntitlementKit", "EntitlementKitLedger", "EntitlementKitCrypto"],
             path: "Adapters/GooglePlay"
         ),
         // Web billing: Stripe subscriptions, Checkout Sessions and signed webhook events.
@@ -116,8 +116,9 @@ let package = Package(
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
                 "EntitlementKitFixtures", "EntitlementKitAppStore", "EntitlementKitCrypto",
             ],
-            // The simulated App Store's throwaway test chain (certificates and the leaf's test key).
-            resources: [.copy("AppStore/TestChain")]
+            // The simulated App Store's throwaway test chain (certificates and the leaf's test key) and the
+            // simulated Google's throwaway RSA key for push tokens.
+            resources: [.copy("AppStore/TestChain"), .copy("GooglePlay/TestKey")]
         ),
 
         .executableTarget(

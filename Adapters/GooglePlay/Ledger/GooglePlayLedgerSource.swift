@@ -16,8 +16,8 @@ import Foundation
 ///
 /// A notification says only that a purchase changed (Google's rule), so a subscription or one-time
 /// notification is answered ``LedgerOutcome/refreshNeeded(purchaseToken:productId:)``; a voided purchase
-/// is recorded as voided for good (a quantity-based partial refund asks for a refresh instead); a test
-/// notification changes nothing. Play's documents are not signed: a snapshot from them is never
+/// is recorded as voided for good when the push is authenticated (``pushAuthentication``), and asks for a
+/// refresh otherwise (as does a quantity-based partial refund); a test notification changes nothing. Play's documents are not signed: a snapshot from them is never
 /// `verified`.
 public struct GooglePlayLedgerSource: LedgerSource {
     /// Which products unlock which entitlements.
@@ -25,17 +25,25 @@ public struct GooglePlayLedgerSource: LedgerSource {
     /// The app's package name: every notification must carry it.
     public var packageName: String
 
-    /// A source for the app `packageName`.
-    public init(catalog: EntitlementCatalog = .identity, packageName: String) {
+    /// How Pub/Sub pushes are authenticated; `nil` takes no push as fact (a void asks for a refresh).
+    public var pushAuthentication: GooglePlayPushAuthentication?
+
+    /// A source for the app `packageName`, authenticating pushes with `pushAuthentication` when given.
+    public init(
+        catalog: EntitlementCatalog = .identity, packageName: String,
+        pushAuthentication: GooglePlayPushAuthentication? = nil
+    ) {
         self.catalog = catalog
         self.packageName = packageName
+        self.pushAuthentication = pushAuthentication
     }
 
     /// `googlePlay`.
     public var id: LedgerSourceID { .googlePlay }
 
     public func read(_ notification: LedgerNotification) throws(LedgerRefusal) -> LedgerReading {
-        try GooglePlayNotificationReader(packageName: packageName).read(notification.body)
+        try GooglePlayNotificationReader(packageName: packageName, pushAuthentication: pushAuthentication)
+            .read(notification)
     }
 
     public func read(_ document: LedgerDocument) throws(LedgerRefusal) -> LedgerReading {

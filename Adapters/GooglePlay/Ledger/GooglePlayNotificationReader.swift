@@ -4,13 +4,18 @@ import Foundation
 
 /// Reads a Google Play real-time developer notification as Pub/Sub pushes it:
 /// `{"message": {"data": base64, "messageId", "publishTime", …}, "subscription"}`, `data` holding the
-/// `DeveloperNotification` JSON.
+/// `DeveloperNotification` JSON. With a push authentication, the push's token is checked before anything it
+/// says is read; without one, nothing it says is taken as fact: a voided purchase asks for a refresh.
 struct GooglePlayNotificationReader {
     let packageName: String
+    var pushAuthentication: GooglePlayPushAuthentication?
 
-    func read(_ body: Data) throws(LedgerRefusal) -> LedgerReading {
+    func read(_ notification: LedgerNotification) throws(LedgerRefusal) -> LedgerReading {
         do {
-            return try readChecked(body)
+            return try readChecked(notification.body) { messageId throws(LedgerRefusal) in
+                try pushAuthentication?.authenticate(
+                    headers: notification.headers, receivedAt: notification.receivedAt, messageId: messageId)
+            }
         } catch let error as DocumentError {
             throw LedgerRefusal(.malformedBody, error.description, documentError: error)
         } catch let refusal as LedgerRefusal {
@@ -20,10 +25,13 @@ struct GooglePlayNotificationReader {
         }
     }
 
-    private func readChecked(_ body: Data) throws -> LedgerReading {
+    private func readChecked(
+        _ body: Data, authenticate: (String) throws(LedgerRefusal) -> Void
+    ) throws -> LedgerReading {
         let push = try JSONNode(parsing: body)
         let message = try push.required("message")
         let messageId = try message.required("messageId").nonEmptyIdentifier()
+        try authenticate(messageId)
         let dataNode = try message.required("data")
         guard let decoded = Data(base64Encoded: try dataNode.string()) else {
             throw dataNode.invalid("is not base64")
@@ -63,6 +71,10 @@ struct GooglePlayNotificationReader {
                 return reading(.refreshNeeded(purchaseToken: token, productId: nil))
             }
             let eventTime = try Self.eventTime(notification.required("eventTimeMillis"))
+            // An unauthenticated push could be anyone's: the server checks with Google before anything is voided.
+            guard pushAuthentication != nil else {
+                return reading(.refreshNeeded(purchaseToken: token, productId: nil))
+            }
             return reading(.records([GooglePlayLedgerRecords.voided(token: token, at: eventTime)]))
         }
         if try notification.optional("testNotification") != nil {

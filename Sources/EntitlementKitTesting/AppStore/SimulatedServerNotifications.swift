@@ -22,12 +22,17 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
     /// The last `signedDate` told, by original transaction id (milliseconds).
     private var lastSigned: [String: Int64] = [:]
     private var sent = 0
+    /// The first group of every notificationUUID: random per instance unless seeded, so two runs into one
+    /// persistent store never send the same ids.
+    private let run: String
 
-    /// Notifications about `store`'s purchases for the app `bundleId`, signed by `signer`.
-    public init(store: SimulatedStore, bundleId: String, signer: AppStoreTestSigner) {
+    /// Notifications about `store`'s purchases for the app `bundleId`, signed by `signer`; `seed` makes the
+    /// notification ids the same on every run.
+    public init(store: SimulatedStore, bundleId: String, signer: AppStoreTestSigner, seed: UInt32? = nil) {
         self.store = store
         self.bundleId = bundleId
         self.signer = signer
+        run = String(format: "%08x", seed ?? UInt32.random(in: 0...UInt32.max))
     }
 
     /// Marks the current state of `storeAccounts` as told (what the app posted itself).
@@ -89,7 +94,7 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
         if payloads.count > 1 { data["signedRenewalInfo"] = .string(signer.sign(payloads[1])) }
         let payload = JSONValue.object([
             "notificationType": .string(type),
-            "notificationUUID": .string(String(format: "5ce4a710-0000-4000-8000-%012d", number)),
+            "notificationUUID": .string(run + String(format: "-0000-4000-8000-%012d", number)),
             "data": .object(data), "version": .string("2.0"),
             "signedDate": .integer(instant.millisecondsSince1970),
         ])

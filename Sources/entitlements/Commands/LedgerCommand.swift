@@ -13,7 +13,9 @@ enum LedgerCommand: Command {
         synopsis:
             "replay [--catalog FILE] [--root-certificate FILE] [--bundle-id ID] [--package-name NAME] "
             + "[--webhook-secret-file FILE]... [--app-user-id-key KEY] [--restore-behavior B] "
-            + "[--environment production|sandbox|both] [--state DIR] [--outcomes FILE] [--at T] LOG",
+            + "[--environment production|sandbox|both] "
+            + "[--pubsub-audience AUD --pubsub-service-account EMAIL --google-keys JWKS-FILE] "
+            + "[--state DIR] [--outcomes FILE] [--at T] LOG",
         summary:
             "Replay a log of store notifications and documents into a ledger and print every customer's snapshot; "
             + "also import-plan and export (see 'ledger import-plan --help', 'ledger export --help').",
@@ -53,6 +55,16 @@ enum LedgerCommand: Command {
             .init(
                 name: "--environment", valueName: "ENV",
                 help: "production (default), sandbox or both: the inputs accepted."),
+            .init(
+                name: "--pubsub-audience", valueName: "AUD",
+                help: "Google Play: the audience of the push subscription's tokens (with the next two options)."),
+            .init(
+                name: "--pubsub-service-account", valueName: "EMAIL",
+                help: "Google Play: the push subscription's service account; pushes must carry its token."),
+            .init(
+                name: "--google-keys", valueName: "JWKS-FILE",
+                help: "Google Play: Google's public keys as a JWKS document. Without these three a void asks for "
+                    + "a refresh."),
             .init(name: "--state", valueName: "DIR", help: "Keep the ledger in this directory (created when missing)."),
             .init(
                 name: "--outcomes", valueName: "FILE",
@@ -170,8 +182,11 @@ enum LedgerReplaySources {
                 AppStoreLedgerSource(
                     catalog: store.catalog, bundleId: bundleId, rootCertificates: store.rootCertificates))
         }
+        let pushAuthentication = try PubSubPushOptions.authentication(arguments, command: command)
         if let packageName = arguments.value("--package-name") {
-            sources.append(GooglePlayLedgerSource(catalog: store.catalog, packageName: packageName))
+            sources.append(
+                GooglePlayLedgerSource(
+                    catalog: store.catalog, packageName: packageName, pushAuthentication: pushAuthentication))
         }
         // Stripe reads documents without a secret; its webhooks need one (without, each is refused).
         sources.append(

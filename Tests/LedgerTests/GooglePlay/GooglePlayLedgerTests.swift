@@ -124,7 +124,8 @@ struct GooglePlayLedgerTests {
     }
 
     @Test func theNewestFetchWinsAndAVoidedTokenStaysVoided() async throws {
-        let ledger = ledger()
+        // The void is taken as fact only from an authenticated push (GooglePlayPushAuthenticationTests).
+        let ledger = try GooglePlayPushAuthenticationTests.ledger()
         let later = Self.document(Self.subscription(expiry: "2025-04-01T00:00:00Z"), token: "tok", at: "2025-03-01")
         let earlier = Self.document(Self.subscription(expiry: "2025-03-01T00:00:00Z"), token: "tok", at: "2025-02-01")
         #expect(try await ledger.apply(later) == .applied(customers: ["acct-7"]))
@@ -138,7 +139,8 @@ struct GooglePlayLedgerTests {
                     "refundType": .integer(1),
                 ])
             ])
-        #expect(try await ledger.apply(voided) == .applied(customers: ["acct-7"]))
+        #expect(
+            try await ledger.apply(GooglePlayPushAuthenticationTests.signed(voided)) == .applied(customers: ["acct-7"]))
         let refetched = Self.document(Self.subscription(expiry: "2025-05-01T00:00:00Z"), token: "tok", at: "2025-03-20")
         _ = try await ledger.apply(refetched)
         #expect(try await ledger.snapshot(for: "acct-7", at: Self.instant("2025-03-25")).isActive("pro") == false)

@@ -10,16 +10,19 @@ import Testing
 struct ShuffledPlayDirectoryTests {
     typealias Play = GooglePlayLedgerTests
 
-    static func inputs() -> [LedgerInput] {
-        let voided = Play.push(
-            messageId: "v1",
-            [
-                "voidedPurchaseNotification": .object([
-                    "purchaseToken": .string("second"), "orderId": .string("GPA.2"), "productType": .integer(1),
-                    "refundType": .integer(1),
-                ])
-            ])
-        let test = Play.push(messageId: "t1", ["testNotification": .object(["version": .string("1.0")])])
+    static func inputs() throws -> [LedgerInput] {
+        // Signed, so the void is taken as fact (GooglePlayPushAuthenticationTests).
+        let voided = try GooglePlayPushAuthenticationTests.signed(
+            Play.push(
+                messageId: "v1",
+                [
+                    "voidedPurchaseNotification": .object([
+                        "purchaseToken": .string("second"), "orderId": .string("GPA.2"), "productType": .integer(1),
+                        "refundType": .integer(1),
+                    ])
+                ]))
+        let test = try GooglePlayPushAuthenticationTests.signed(
+            Play.push(messageId: "t1", ["testNotification": .object(["version": .string("1.0")])]))
         return [
             .document(
                 Play.document(Play.subscription(expiry: "2025-02-01T00:00:00Z"), token: "first", at: "2025-01-02")),
@@ -36,7 +39,7 @@ struct ShuffledPlayDirectoryTests {
     }
 
     @Test func anyOrderWithDuplicatesGivesIdenticalSnapshots() async throws {
-        let story = Self.inputs()
+        let story = try Self.inputs()
         let instants = ["2025-01-15", "2025-02-15", "2025-03-15", "2025-04-15"].map(Play.instant)
         var expected: [EntitlementSnapshot]?
         var generator = SeededShuffle(seed: 11)
@@ -47,7 +50,11 @@ struct ShuffledPlayDirectoryTests {
                 "LedgerShuffle-" + UUID().uuidString)
             defer { try? FileManager.default.removeItem(at: directory) }
             let ledger = EntitlementLedger(
-                sources: [GooglePlayLedgerSource(catalog: Play.catalog, packageName: Play.package)],
+                sources: [
+                    GooglePlayLedgerSource(
+                        catalog: Play.catalog, packageName: Play.package,
+                        pushAuthentication: try GooglePlayPushAuthenticationTests.authentication())
+                ],
                 store: try DirectoryLedgerStore(directory: directory))
             for input in inputs { _ = try await ledger.apply(input) }
             var snapshots: [EntitlementSnapshot] = []

@@ -34,7 +34,11 @@ import Testing
         #expect(renewed.isActive("premium"))
         #expect(renewed.snapshot?["premium"]?.expirationDate == RFC3339.date(from: Self.renewedExpiry))
 
-        // A full refund voids the token for good.
+        // A full refund: the push is not authenticated here, so it asks for a refresh, and Google's API shows
+        // the purchase ended.
+        world.play.set(
+            "token-1",
+            PlayStoreDouble.subscription(expires: "2025-10-14T00:00:00Z", state: "SUBSCRIPTION_STATE_EXPIRED"))
         #expect(try await world.push(PlayStoreDouble.voided("token-1", messageId: "m-2")) == (200, "applied"))
         let refunded = await client.checkEntitlements(.fetchCurrent)
         #expect(refunded.error == nil)
