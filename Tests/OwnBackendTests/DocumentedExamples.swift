@@ -5,6 +5,7 @@ import EntitlementKitAppStore
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import EntitlementKitOwnBackend
+import EntitlementKitTesting
 import Foundation
 
 // The README's and the module's examples, verbatim between the markers.
@@ -72,4 +73,16 @@ func runningYourOwnBackendExamples(
         configuration: LedgerConfiguration(restoreBehavior: .transferToNewAppUserId))
     // end doc-example
     _ = ledger
+
+    // doc-example: Adapters/OwnBackend/EntitlementKitOwnBackend.docc/RunningYourOwnBackend.md
+    let signer = try AppStoreTestSigner()                      // a throwaway chain, keys never kept
+    let testLedger = EntitlementLedger(
+        sources: [
+            AppStoreLedgerSource(
+                catalog: catalog, bundleId: "com.example.app",
+                rootCertificates: [signer.rootCertificate]),   // nil (the default): Apple Root CA - G3 only
+        ],
+        configuration: LedgerConfiguration(environments: [.sandbox]))   // the default, [.production], refuses them
+    // end doc-example
+    _ = testLedger
 }
