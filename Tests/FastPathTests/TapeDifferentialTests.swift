@@ -44,7 +44,8 @@ import Testing
 
     /// The answer through the tape.
     fileprivate func answer(_ record: Data, format: ProviderID? = nil) -> Answer {
-        answer { () throws(DocumentError) in try Self.decoder.snapshot(fromRecord: record, format: format, at: Self.now) }
+        answer { () throws(DocumentError) in try Self.decoder.snapshot(fromRecord: record, format: format, at: Self.now)
+        }
     }
 
     /// The answer through the oracle's tree.
