@@ -9,25 +9,9 @@ import Testing
 /// arithmetic (Shamir sums through infinity, x-coordinates above n, extreme intermediate values).
 @Suite(.timeLimit(.minutes(5)))
 struct WycheproofECDSATests {
-    struct VectorFile: Decodable {
-        let numberOfTests: Int
-        let testGroups: [Group]
-    }
-    struct Group: Decodable {
-        let publicKey: Key
-        let sha: String
-        let tests: [Vector]
-    }
     struct Key: Decodable {
         let curve: String
         let uncompressed: String
-    }
-    struct Vector: Decodable {
-        let tcId: Int
-        let comment: String
-        let msg: String
-        let sig: String
-        let result: String
     }
 
     @Test(arguments: [
@@ -35,8 +19,7 @@ struct WycheproofECDSATests {
         "ecdsa_secp384r1_sha384_p1363_test",
     ])
     func everyVectorGetsItsVerdict(file: String) throws {
-        let url = try #require(Bundle.module.url(forResource: file, withExtension: "json", subdirectory: "Wycheproof"))
-        let vectors = try JSONDecoder().decode(VectorFile.self, from: Data(contentsOf: url))
+        let vectors = try WycheproofVectorFile<Key>.named(file)
         let isRaw = file.contains("p1363")
         var failures: [String] = []
         var count = 0

@@ -9,33 +9,16 @@ import Testing
 /// compares the whole encoding, so it is strict where Wycheproof leaves room.
 @Suite(.timeLimit(.minutes(5)))
 struct WycheproofRSATests {
-    struct VectorFile: Decodable {
-        let numberOfTests: Int
-        let testGroups: [Group]
-    }
-    struct Group: Decodable {
-        let publicKey: Key
-        let sha: String
-        let tests: [Vector]
-    }
     struct Key: Decodable {
         let modulus: String
         let publicExponent: String
-    }
-    struct Vector: Decodable {
-        let tcId: Int
-        let comment: String
-        let msg: String
-        let sig: String
-        let result: String
     }
 
     @Test(arguments: [
         "rsa_signature_2048_sha256_test", "rsa_signature_3072_sha256_test", "rsa_signature_4096_sha256_test",
     ])
     func everyVectorGetsItsVerdict(file: String) throws {
-        let url = try #require(Bundle.module.url(forResource: file, withExtension: "json", subdirectory: "Wycheproof"))
-        let vectors = try JSONDecoder().decode(VectorFile.self, from: Data(contentsOf: url))
+        let vectors = try WycheproofVectorFile<Key>.named(file)
         var failures: [String] = []
         var count = 0
         for group in vectors.testGroups {
