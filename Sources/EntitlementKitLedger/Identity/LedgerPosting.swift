@@ -226,6 +226,10 @@ struct LedgerPosting {
 
     /// The customer a token of the thread's records was registered to with `link`, if any.
     private func registeredCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
+        // Import hook: a purchase an import assigned (a purchase-id link) is that customer's, token or not.
+        if let assigned = try await LedgerPurchaseLinks(rows: rows).assignedAppUserId(of: thread) {
+            return try await identity.customer(for: assigned).id
+        }
         for link in thread.accountLinks {
             if let key = link.key, let registered = try await rows.registeredAppUserId(for: key) {
                 return try await identity.customer(for: registered).id
