@@ -33,7 +33,8 @@ extension EntitlementLedger {
     public func assign(
         _ purchase: LedgerThreadID, to appUserIds: [String], document: LedgerDocument? = nil, receivedAt: Date
     ) async throws(LedgerRefusal) -> LedgerOutcome {
-        let records = try document.map { document throws(LedgerRefusal) in try statements(about: purchase, in: document) }
+        let records = try document.map { document throws(LedgerRefusal) in try statements(about: purchase, in: document)
+        }
         return try await assign([(purchase, records)], to: appUserIds, receivedAt: receivedAt)[0]
     }
 
@@ -53,7 +54,8 @@ extension EntitlementLedger {
                 "an assignment's document is applied for the purchase named, never posted as an app user id")
         }
         guard let source = sources[purchase.source] else {
-            throw LedgerRefusal(.unknownSource, "no source \(DocumentError.quoted(purchase.source.rawValue)) is configured")
+            throw LedgerRefusal(
+                .unknownSource, "no source \(DocumentError.quoted(purchase.source.rawValue)) is configured")
         }
         let reading = try source.read(document)
         guard case .records(let records) = reading.effect else {
@@ -93,15 +95,23 @@ extension EntitlementLedger {
             var assigning = LedgerAssigning(
                 identity: LedgerIdentity(rows: rows, configuration: configuration), sources: sources,
                 receivedAt: receivedAt)
-            let (customer, customerChanged) = try await assigning.customer(holding: appUserIds)
-            var outcomes: [LedgerOutcome] = []
+            // Owned by another customer: answered so, and nothing of it (the customer included) changes.
+            let holder = try await assigning.holder(of: appUserIds)
+            var outcomes: [LedgerOutcome?] = []
             for (purchase, records) in purchases {
-                var outcome = try await assigning.assign(purchase, records: records, to: customer, name: name)
-                if customerChanged, case .noChange = outcome { outcome = .applied(customers: [name]) }
-                outcomes.append(outcome)
+                let owner = try await assigning.otherOwner(of: purchase, records: records, besides: holder)
+                outcomes.append(owner.map { .ownedByOther(owner: $0) })
+            }
+            if purchases.isEmpty || outcomes.contains(nil) {
+                let (customer, customerChanged) = try await assigning.customer(holding: appUserIds, holder: holder)
+                for (index, (purchase, records)) in purchases.enumerated() where outcomes[index] == nil {
+                    var outcome = try await assigning.assign(purchase, records: records, to: customer, name: name)
+                    if customerChanged, case .noChange = outcome { outcome = .applied(customers: [name]) }
+                    outcomes[index] = outcome
+                }
             }
             if let digest { try await LedgerPurchaseLinks(rows: rows).markDone(digest) }
-            return outcomes
+            return outcomes.compactMap { $0 }
         }
     }
 
@@ -123,9 +133,10 @@ struct LedgerAssigning {
     private var rows: LedgerRows { identity.rows }
     private var links: LedgerPurchaseLinks { LedgerPurchaseLinks(rows: identity.rows) }
 
-    /// The one customer holding any of `appUserIds`, given those it lacks; created with all of them when
-    /// none holds one. Whether it changed.
-    func customer(holding appUserIds: [String]) async throws(LedgerRefusal) -> (LedgerCustomerID, changed: Bool) {
+    /// The one customer holding any of `appUserIds`, if one does.
+    ///
+    /// - Throws: ``LedgerRefusal/Kind/aliasConflict`` when two different customers hold them.
+    func holder(of appUserIds: [String]) async throws(LedgerRefusal) -> LedgerCustomerID? {
         var holder: (id: LedgerCustomerID, appUserId: String)?
         for appUserId in appUserIds {
             guard let id = try await rows.customerID(forAppUserId: appUserId) else { continue }
@@ -137,15 +148,24 @@ struct LedgerAssigning {
             }
             holder = (id, appUserId)
         }
+        return holder?.id
+    }
+
+    /// The customer `holder` (or a new one when `nil`) given those of `appUserIds` it lacks. Whether it
+    /// changed.
+    func customer(holding appUserIds: [String], holder: LedgerCustomerID?) async throws(LedgerRefusal)
+        -> (LedgerCustomerID, changed: Bool)
+    {
         var changed = false
         var customer: LedgerCustomer
-        if let holder, let existing = try await rows.customer(holder.id) {
+        if let holder, let existing = try await rows.customer(holder) {
             customer = existing
         } else {
             customer = LedgerCustomer(id: try await rows.nextCustomerID(), appUserIds: [])
             changed = true
         }
-        for appUserId in appUserIds where !customer.appUserIds.contains(where: { $0.utf8.elementsEqual(appUserId.utf8) }) {
+        for appUserId in appUserIds
+        where !customer.appUserIds.contains(where: { $0.utf8.elementsEqual(appUserId.utf8) }) {
             customer.appUserIds.append(appUserId)
             try await rows.setCustomerID(customer.id, forAppUserId: appUserId)
             changed = true
@@ -163,42 +183,50 @@ struct LedgerAssigning {
         return (customer.id, changed)
     }
 
-    /// Gives `purchase` (and the thread its statements make) to `customer`, named `name`.
+    /// The name of the customer other than `customer` (any, when `nil`) that owns `purchase` — its thread,
+    /// a thread its statements join, or its purchase-id link — if one does.
+    func otherOwner(of purchase: LedgerThreadID, records: [LedgerRecord]?, besides customer: LedgerCustomerID?)
+        async throws(LedgerRefusal) -> String?
+    {
+        var threads = [try await root(of: purchase)]
+        for record in records ?? [] {
+            for key in record.threadAliases {
+                threads.append(try await root(of: LedgerThreadID(source: purchase.source, key: key)))
+            }
+        }
+        for id in threads {
+            if let owner = try await rows.thread(id)?.owner.map(identity.current), owner != customer {
+                return try await identity.name(of: owner) ?? ""
+            }
+        }
+        if let linked = try await links.assignedAppUserId(of: purchase),
+            let owner = try await rows.customerID(forAppUserId: linked).map(identity.current), owner != customer
+        {
+            return try await identity.name(of: owner) ?? linked
+        }
+        return nil
+    }
+
+    /// Gives `purchase` (and the thread its statements make) to `customer`, named `name`; no other customer
+    /// owns it (``otherOwner(of:records:besides:)``).
     mutating func assign(
         _ purchase: LedgerThreadID, records: [LedgerRecord]?, to customer: LedgerCustomerID, name: String
     ) async throws(LedgerRefusal) -> LedgerOutcome {
-        var kept = try await rows.thread(try await root(of: purchase))
-        var threads = kept.map { [$0] } ?? []
-        for record in records ?? [] {
-            for key in record.threadAliases {
-                let alias = LedgerThreadID(source: purchase.source, key: key)
-                if let thread = try await rows.thread(try await root(of: alias)) { threads.append(thread) }
-            }
-        }
-        for thread in threads {
-            if let owner = thread.owner.map(identity.current), owner != customer {
-                return .ownedByOther(owner: try await identity.name(of: owner) ?? "")
-            }
-        }
         var changed = false
-        if let linked = try await links.assignedAppUserId(of: purchase) {
-            if let owner = try await rows.customerID(forAppUserId: linked).map(identity.current), owner != customer {
-                return .ownedByOther(owner: try await identity.name(of: owner) ?? linked)
-            }
-        } else {
+        if try await links.assignedAppUserId(of: purchase) == nil {
             try await links.link(purchase, to: name)
             changed = true
         }
-        if var thread = kept, thread.owner == nil {
+        if var thread = try await rows.thread(try await root(of: purchase)), thread.owner == nil {
             try await identity.assign(&thread, to: customer)
-            kept = thread
             changed = true
         }
         if let records, let source = sources[purchase.source] {
             var posting = LedgerPosting(identity: identity, source: source, sources: sources, receivedAt: receivedAt)
             if case .applied = try await posting.apply(records, postedAs: nil) { changed = true }
         }
-        return changed ? .applied(customers: [name]) : .noChange(reason: "the purchase was assigned to the customer before")
+        return changed
+            ? .applied(customers: [name]) : .noChange(reason: "the purchase was assigned to the customer before")
     }
 
     /// The key of the thread `purchase` is kept in: its own, or the one its chain was folded into (bounded:

@@ -111,7 +111,10 @@ public struct ImportBackfill: Sendable {
                 customer = try ImportPlanCustomer(jsonLine: Data(bytes), line: line.number)
             } catch {
                 summary.malformedLines += 1
-                report(Result(line: line.number, outcome: .refused, error: error.description))
+                // The result names the line already.
+                var located = error
+                located.line = nil
+                report(Result(line: line.number, outcome: .refused, error: located.description))
                 continue
             }
             let results = await backfill(customer, line: line.number, digest: SHA256.hexDigest(of: bytes))
@@ -129,7 +132,9 @@ public struct ImportBackfill: Sendable {
         do throws(LedgerRefusal) {
             if try await ledger.isBackfilled(digest) { return nil }
         } catch {
-            return customer.purchases.map { Result(line: line, purchase: $0, outcome: .refused, error: error.description) }
+            return customer.purchases.map {
+                Result(line: line, purchase: $0, outcome: .refused, error: error.description)
+            }
         }
         var results: [Result?] = []
         var assignments: [(index: Int, purchase: LedgerThreadID, records: [LedgerRecord]?)] = []
@@ -161,7 +166,9 @@ public struct ImportBackfill: Sendable {
                     if case .ownedByOther(let owner) = outcome {
                         Result(line: line, purchase: purchase, outcome: .ownedByOther, owner: owner)
                     } else {
-                        Result(line: line, purchase: purchase, outcome: assignment.records == nil ? .linkedOnly : .assigned)
+                        Result(
+                            line: line, purchase: purchase, outcome: assignment.records == nil ? .linkedOnly : .assigned
+                        )
                     }
             }
         } catch {

@@ -2,7 +2,9 @@
 /// `ledger ACTION`: `ledger import-plan`, `ledger backfill`, `ledger export`. `LedgerCommand` hands them their arguments
 /// (the action first) and their `--help`.
 enum LedgerActions {
-    static var commands: [any Command.Type] { [LedgerImportPlanCommand.self, LedgerBackfillCommand.self, LedgerExportCommand.self] }
+    static var commands: [any Command.Type] {
+        [LedgerImportPlanCommand.self, LedgerBackfillCommand.self, LedgerExportCommand.self]
+    }
 
     /// Every action's name, `replay` first.
     static var names: [String] { ["replay"] + commands.map(action(of:)) }
