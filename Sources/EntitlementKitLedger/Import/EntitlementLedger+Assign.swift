@@ -195,7 +195,7 @@ struct LedgerAssigning {
             }
         }
         for id in threads {
-            if let owner = try await rows.thread(id)?.owner.map(identity.current), owner != customer {
+            if let owner = try await rows.head(id)?.owner.map(identity.current), owner != customer {
                 return try await identity.name(of: owner) ?? ""
             }
         }
@@ -217,7 +217,7 @@ struct LedgerAssigning {
             try await links.link(purchase, to: name)
             changed = true
         }
-        if var thread = try await rows.thread(try await root(of: purchase)), thread.owner == nil {
+        if var thread = try await rows.head(try await root(of: purchase)), thread.owner == nil {
             try await identity.assign(&thread, to: customer)
             changed = true
         }

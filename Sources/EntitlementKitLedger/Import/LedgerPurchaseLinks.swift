@@ -29,18 +29,14 @@ struct LedgerPurchaseLinks: Sendable {
         return appUserId
     }
 
-    /// The app user id a purchase of `thread` was assigned to: the thread's own key, or a store id its
-    /// records name (a Stripe session folded into its payment intent's thread, a Play token of a chain).
-    func assignedAppUserId(of thread: LedgerThread) async throws(LedgerRefusal) -> String? {
-        if let appUserId = try await assignedAppUserId(of: thread.id) { return appUserId }
-        var keys: [String] = []
-        for record in thread.records {
-            for key in [record.thread] + record.threadAliases where key != thread.id.key && !keys.contains(key) {
-                keys.append(key)
-            }
-        }
-        for key in keys {
-            if let appUserId = try await assignedAppUserId(of: LedgerThreadID(source: thread.id.source, key: key)) {
+    /// The app user id an import assigned a store id `record` names (its thread's or an alias's) to: the
+    /// link follows the record into the thread it joins (a Stripe session its payment intent's, a Play token
+    /// its chain's).
+    func assignedAppUserId(of record: LedgerRecord, in source: LedgerSourceID) async throws(LedgerRefusal)
+        -> String?
+    {
+        for key in [record.thread] + record.threadAliases {
+            if let appUserId = try await assignedAppUserId(of: LedgerThreadID(source: source, key: key)) {
                 return appUserId
             }
         }
