@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitLedger
 import Foundation
 import Hummingbird
+import Logging
 
 /// The server's routes over an `EntitlementLedger` (`own-backend-server.md`): the stores' notifications,
 /// the app's customer routes behind sessions, and `/healthz`.
@@ -13,18 +14,22 @@ public struct LedgerRoutes: Sendable {
     let sessions: any SessionAuthenticator
     let fetchers: StoreFetchers
     let isHealthy: @Sendable () async -> Bool
+    let logger: Logger
     let now: @Sendable () -> Date
 
     /// Routes over `ledger`, serving customers `sessions` authenticate, fetching with `fetchers`;
-    /// `isHealthy` answers `/healthz`; `now` is the instant a request arrived.
+    /// `isHealthy` answers `/healthz`; every 503 is logged to `logger` with its cause (never a secret);
+    /// `now` is the instant a request arrived.
     public init(
         ledger: EntitlementLedger, sessions: any SessionAuthenticator, fetchers: StoreFetchers,
-        isHealthy: @escaping @Sendable () async -> Bool, now: @escaping @Sendable () -> Date = { Date() }
+        isHealthy: @escaping @Sendable () async -> Bool, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.ledger = ledger
         self.sessions = sessions
         self.fetchers = fetchers
         self.isHealthy = isHealthy
+        self.logger = logger
         self.now = now
     }
 
@@ -79,7 +84,7 @@ public struct LedgerRoutes: Sendable {
             if case .applied(let customers) = outcome { fields["customers"] = .array(customers.map(JSONValue.string)) }
             return Self.json(.ok, .object(fields))
         } catch {
-            return Self.answer(to: error)
+            return answer(to: error, request)
         }
     }
 
@@ -102,7 +107,7 @@ public struct LedgerRoutes: Sendable {
         do {
             return try await route(appUserId, try await Self.body(of: request))
         } catch {
-            return Self.answer(to: error)
+            return answer(to: error, request)
         }
     }
 
@@ -184,6 +189,20 @@ public struct LedgerRoutes: Sendable {
     private static func body(of request: Request) async throws -> Data {
         var buffer = try await request.body.collect(upTo: bodyLimit)
         return buffer.readData(length: buffer.readableBytes) ?? Data()
+    }
+
+    /// The answer to `error`, a 503 logged with its cause: the operator's one clue to an outage the
+    /// stores hide by retrying.
+    private func answer(to error: any Error, _ request: Request) -> Response {
+        let response = Self.answer(to: error)
+        if response.status == .serviceUnavailable {
+            // Not every error's text: a URL error would name the purchase token it fetched.
+            let cause =
+                (error as? LedgerRefusal)?.message ?? (error as? FetchFailure)?.description
+                ?? String(describing: type(of: error))
+            logger.warning("503 for \(request.method) \(request.uri.path): \(cause)")
+        }
+        return response
     }
 
     /// A refused input 400; storage or a fetch failed 503 (the store or the app retries); 413 too large.

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var stripeAPI: URL?
     public var googleServiceAccount: GoogleServiceAccount?
     public var stripeSecretKey: String?
+    /// How Pub/Sub pushes are checked (`PUBSUB_AUDIENCE`, `PUBSUB_SERVICE_ACCOUNT`, `GOOGLE_KEYS_FILE`);
+    /// `nil` takes no push as fact.
+    public var playPushAuthentication: GooglePlayPushAuthentication?
 
     /// The defaults: the embedded store in `./ledger-state` on 127.0.0.1:8080, nothing else configured.
     public init() {}
@@ -116,10 +119,29 @@ public struct ServerConfiguration: Sendable {
             guard !key.isEmpty else { throw ConfigurationError(variable: "STRIPE_SECRET_KEY_FILE", reason: "is empty") }
             stripeSecretKey = key
         }
-        for name in ["PUBSUB_AUDIENCE", "PUBSUB_SERVICE_ACCOUNT", "GOOGLE_KEYS_FILE"] where value(name) != nil {
-            // The ledger's Play source takes no push authentication yet: refusing to start beats serving
-            // pushes as if they were checked.
-            throw ConfigurationError(variable: name, reason: "push authentication is not available in this build")
+        let push = ["PUBSUB_AUDIENCE", "PUBSUB_SERVICE_ACCOUNT", "GOOGLE_KEYS_FILE"]
+        if push.contains(where: { value($0) != nil }) {
+            // One or two of the three would leave pushes unchecked while the operator believes them checked.
+            guard let audience = value(push[0]), let account = value(push[1]), let file = value(push[2]) else {
+                let missing = push.first { value($0) == nil } ?? push[0]
+                throw ConfigurationError(
+                    variable: missing,
+                    reason: "is needed with \(push.filter { value($0) != nil }.joined(separator: ", "))")
+            }
+            let keys: GoogleSigningKeys
+            do {
+                keys = try GoogleSigningKeys(jwks: try Self.read(file, "GOOGLE_KEYS_FILE"))
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError(
+                    variable: "GOOGLE_KEYS_FILE", reason: "\(file) is not a JWKS of RSA keys: \(error)")
+            }
+            guard !keys.keyIds.isEmpty else {
+                throw ConfigurationError(variable: "GOOGLE_KEYS_FILE", reason: "\(file) holds no RSA signing key")
+            }
+            playPushAuthentication = GooglePlayPushAuthentication(
+                audience: audience, serviceAccountEmail: account, keys: keys)
         }
     }
 
@@ -131,7 +153,11 @@ public struct ServerConfiguration: Sendable {
             sources.append(
                 AppStoreLedgerSource(catalog: catalog, bundleId: bundleId, rootCertificates: rootCertificates))
         }
-        if let packageName { sources.append(GooglePlayLedgerSource(catalog: catalog, packageName: packageName)) }
+        if let packageName {
+            sources.append(
+                GooglePlayLedgerSource(
+                    catalog: catalog, packageName: packageName, pushAuthentication: playPushAuthentication))
+        }
         if !stripeWebhookSecrets.isEmpty || stripeSecretKey != nil {
             sources.append(StripeLedgerSource(catalog: catalog, webhookSecrets: stripeWebhookSecrets))
         }

@@ -61,6 +61,19 @@ public final class ServerProcess: @unchecked Sendable {
         process.wait()
     }
 
+    /// SIGTERM, then waits at most `limit` for the exit: its status, or `nil` when the server still ran
+    /// (it is SIGKILLed then, so no process outlives the test).
+    public func terminate(within limit: Duration) async -> Int32? {
+        process.signal(SIGTERM)
+        let polls = Int(limit.components.seconds * 100)
+        for _ in 0..<polls where process.isRunning {
+            try? await Task.sleep(for: .milliseconds(10))  // polling the exit, bounded by `limit`
+        }
+        guard process.isRunning else { return process.wait() }
+        kill()
+        return nil
+    }
+
     /// What the server wrote on standard error.
     public var standardError: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
 

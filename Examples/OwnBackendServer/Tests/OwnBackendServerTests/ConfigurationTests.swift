@@ -25,6 +25,27 @@ struct ConfigurationTests {
         #expect(lines.first?.contains(variable) == true, "\(standardError)")
     }
 
+    @Test func pushAuthenticationNeedsAllThreeSettings() throws {
+        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString).json")
+        try Data(#"{"keys": []}"#.utf8).write(to: keys)
+        let audience = "https://ledger.example.com/notifications/googleplay"
+        for (environment, named) in [
+            (["PUBSUB_AUDIENCE": audience], "PUBSUB_SERVICE_ACCOUNT"),
+            (["PUBSUB_AUDIENCE": audience, "PUBSUB_SERVICE_ACCOUNT": "a@example.com"], "GOOGLE_KEYS_FILE"),
+            (["GOOGLE_KEYS_FILE": keys.path, "PUBSUB_SERVICE_ACCOUNT": "a@example.com"], "PUBSUB_AUDIENCE"),
+        ] {
+            let (status, standardError) = try ServerProcess.exitAtStart(environment: environment)
+            #expect(status == 78)
+            #expect(standardError.hasPrefix("own-backend-server: \(named): "), "\(standardError)")
+        }
+        // All three, but the keys file is no JWKS of RSA keys.
+        let (status, standardError) = try ServerProcess.exitAtStart(environment: [
+            "PUBSUB_AUDIENCE": audience, "PUBSUB_SERVICE_ACCOUNT": "a@example.com", "GOOGLE_KEYS_FILE": keys.path,
+        ])
+        #expect(status == 78)
+        #expect(standardError.hasPrefix("own-backend-server: GOOGLE_KEYS_FILE: "), "\(standardError)")
+    }
+
     @Test func aSecretInAFileThatIsNotOneIsNotPrinted() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("account-\(UUID().uuidString).json")
         try Data(#"{"client_email": "x@example.com", "private_key": "sk_live_SECRET_VALUE"}"#.utf8).write(to: file)

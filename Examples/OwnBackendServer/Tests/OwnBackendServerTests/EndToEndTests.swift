@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitOwnBackend
+import EntitlementKitTesting
 import Foundation
 import ServerHarness
 import Testing
@@ -8,14 +9,18 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: TestDatabase.isEnabled))
 struct EndToEndTests {
     let notifications: AppStoreNotifications
+    let pushes: SimulatedPlayPushes
     let api = StoreAPIStandIn()
     let server: ServerProcess
 
     init() async throws {
         notifications = try AppStoreNotifications()
+        pushes = try SimulatedPlayPushes(
+            packageName: TestApp.packageName, audience: "https://ledger.example.com/notifications/googleplay",
+            serviceAccountEmail: "play-rtdn@example-project.iam.gserviceaccount.com")
         try await api.start()
         let deployment = try TestDeployment(
-            database: try TestDatabase.fresh(), api: api.baseURL, notifications: notifications)
+            database: try TestDatabase.fresh(), api: api.baseURL, notifications: notifications, pushes: pushes)
         server = try await ServerProcess(environment: deployment.environment)
     }
 
@@ -146,13 +151,13 @@ struct EndToEndTests {
     @Test func aPlayPurchaseIsFetchedFromGoogleWithTheServiceAccount() async throws {
         let now = Date()
         let token = try await accountToken(of: "alice")
+        let purchaseToken = pushes.purchaseToken()
         api.set(
             PlayInputs.subscription(accountToken: token, start: now - 60, expires: now + 30 * 86_400),
-            for: "play-token-1")
-        // Unauthenticated push (no PUBSUB_* configured): it says only that the purchase changed.
-        let (status, _) = try await post(
-            "notifications/googleplay", PlayInputs.push(subscriptionToken: "play-token-1", messageId: "m-1", at: now))
-        #expect(status == 204)
+            for: purchaseToken)
+        // An authenticated push says only that the purchase changed: the server fetches it from Google.
+        let push = pushes.subscription(4, purchaseToken: purchaseToken, subscriptionId: TestApp.productId, at: now)
+        #expect(try await post("notifications/googleplay", push.body, headers: push.headers).0 == 204)
         #expect(api.authorizations.contains("Bearer " + StoreAPIStandIn.accessToken), "fetched with the OAuth token")
         let alice = try await client("alice")
         #expect((await alice.checkEntitlements(.fetchCurrent)).isActive("premium"))
@@ -163,9 +168,54 @@ struct EndToEndTests {
             headers: TestDeployment.authorization("alice"))
         #expect(unknown == 400)
         api.stop()
-        let (unreachable, _) = try await post(
-            "notifications/googleplay", PlayInputs.push(subscriptionToken: "play-token-1", messageId: "m-2", at: now))
-        #expect(unreachable == 503, "Pub/Sub retries")
+        let again = pushes.subscription(2, purchaseToken: purchaseToken, subscriptionId: TestApp.productId, at: now)
+        #expect(
+            try await post("notifications/googleplay", again.body, headers: again.headers).0 == 503, "Pub/Sub retries")
+    }
+
+    @Test func aPlayPushWithoutGooglesTokenIs401AndChangesNothing() async throws {
+        let now = Date()
+        let token = try await accountToken(of: "carol")
+        let purchaseToken = pushes.purchaseToken()
+        api.set(
+            PlayInputs.subscription(accountToken: token, start: now - 60, expires: now + 30 * 86_400),
+            for: purchaseToken)
+        let bought = pushes.subscription(4, purchaseToken: purchaseToken, subscriptionId: TestApp.productId, at: now)
+        #expect(try await post("notifications/googleplay", bought.body, headers: bought.headers).0 == 204)
+        let carol = try await client("carol")
+        #expect((await carol.checkEntitlements(.fetchCurrent)).isActive("premium"))
+
+        // The void Google would send, under tokens Google did not sign for this subscription.
+        let void = pushes.voided(purchaseToken: purchaseToken, at: now)
+        let signer = try GooglePlayTestPushSigner()
+        let email = pushes.serviceAccountEmail
+        let valid = void.headers["Authorization"] ?? ""
+        let other = signer.authorizationHeader(audience: pushes.audience, email: "someone@example.com", issuedAt: now)
+        // Another token's claims under this token's signature.
+        let forged = valid.split(separator: ".").enumerated().map { index, part in
+            index == 1 ? other.split(separator: ".")[1] : part
+        }.joined(separator: ".")
+        let refused = [
+            "no token": [:],
+            "forged": ["Authorization": forged],
+            "expired": [
+                "Authorization": signer.authorizationHeader(
+                    audience: pushes.audience, email: email, issuedAt: now - 7_200)
+            ],
+            "another audience": [
+                "Authorization": signer.authorizationHeader(
+                    audience: "https://other.example.com/push", email: email, issuedAt: now)
+            ],
+        ]
+        let fetchesBefore = api.authorizations.count
+        for (name, headers) in refused {
+            #expect(try await post("notifications/googleplay", void.body, headers: headers).0 == 401, "\(name)")
+        }
+        #expect(api.authorizations.count == fetchesBefore, "a refused push fetches nothing")
+        #expect((await carol.checkEntitlements(.fetchCurrent)).isActive("premium"), "a refused void changes nothing")
+        // The same push with Google's token: its message id was not kept as seen, and the void is taken.
+        #expect(try await post("notifications/googleplay", void.body, headers: void.headers).0 == 204)
+        #expect(!(await carol.checkEntitlements(.fetchCurrent)).isActive("premium"), "the authenticated void is taken")
     }
 
     @Test func sessionsServeOnlyTheirOwnCustomer() async throws {

@@ -56,27 +56,8 @@ enum StripeInputs {
     }
 }
 
-/// Play: the Pub/Sub push of a real-time developer notification, and a `subscriptionsv2` document.
+/// Play: a `subscriptionsv2` document (the pushes are the test kit's `SimulatedPlayPushes`).
 enum PlayInputs {
-    static func push(subscriptionToken token: String, messageId: String, at instant: Date) -> String {
-        let millis = String(Int64(instant.timeIntervalSince1970 * 1000))
-        let payload = JSONValue.object([
-            "version": .string("1.0"), "packageName": .string(TestApp.packageName), "eventTimeMillis": .string(millis),
-            "subscriptionNotification": .object([
-                "version": .string("1.0"), "notificationType": .integer(4), "purchaseToken": .string(token),
-                "subscriptionId": .string(TestApp.productId),
-            ]),
-        ])
-        let data = Data(payload.compactText.utf8).base64EncodedString()
-        return JSONValue.object([
-            "message": .object([
-                "data": .string(data), "messageId": .string(messageId),
-                "publishTime": .string(RFC3339.string(from: instant)),
-            ]),
-            "subscription": .string("projects/example/subscriptions/play"),
-        ]).compactText
-    }
-
     static func subscription(accountToken: String, start: Date, expires: Date) -> Data {
         let purchase = JSONValue.object([
             "kind": .string("androidpublisher#subscriptionPurchaseV2"),

@@ -1,3 +1,4 @@
+import EntitlementKitTesting
 import Foundation
 import ServerHarness
 import _CryptoExtras
@@ -15,8 +16,11 @@ struct TestDeployment {
     let environment: [String: String]
 
     /// `database`: a PostgreSQL URL, or `nil` for the embedded store; `api`: the loopback stand-in of
-    /// Google's and Stripe's APIs.
-    init(database: String?, api: URL?, notifications: AppStoreNotifications) throws {
+    /// Google's and Stripe's APIs; `pushes`: the Play pushes whose tokens the server checks (none: Play
+    /// pushes are not authenticated).
+    init(
+        database: String?, api: URL?, notifications: AppStoreNotifications, pushes: SimulatedPlayPushes? = nil
+    ) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("deployment-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         folder = base
@@ -43,6 +47,11 @@ struct TestDeployment {
             "LEDGER_STATE_DIR": base.appendingPathComponent("state").path,
         ]
         if let database { variables["LEDGER_DATABASE_URL"] = database }
+        if let pushes {
+            variables["PUBSUB_AUDIENCE"] = pushes.audience
+            variables["PUBSUB_SERVICE_ACCOUNT"] = pushes.serviceAccountEmail
+            variables["GOOGLE_KEYS_FILE"] = try file("google-keys.json", pushes.jwks)
+        }
         if let api {
             variables["PLAY_API_BASE_URL"] = api.absoluteString
             variables["STRIPE_API_BASE_URL"] = api.absoluteString
