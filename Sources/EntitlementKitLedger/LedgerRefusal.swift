@@ -35,6 +35,8 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         /// A row of the store is damaged (its seal does not match): ``LedgerRefusal/row`` names it. Only
         /// the inputs and customers that touch it are refused.
         case damaged
+        /// An import named one customer by app user ids that two different customers hold.
+        case aliasConflict
     }
 
     /// What was wrong.
@@ -43,7 +45,7 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The located error behind it, when a document or payload failed to read.
     public var documentError: DocumentError?
-    /// The damaged row (`table/file`) of a ``Kind/damaged`` refusal.
+    /// The damaged row (`table/key`, as `customers/2`) of a ``Kind/damaged`` refusal.
     public var row: String?
 
     /// A refusal of `kind`.

@@ -2,6 +2,12 @@ import EntitlementKit
 import Foundation
 
 /// A replay of a ledger log: every line applied in order, then every customer's snapshot.
+///
+/// A log of any size is replayed a line at a time: a caller reading the log in blocks hands each line to
+/// ``apply(_:to:)`` as it comes and writes its result before reading on, then asks
+/// ``snapshots(of:at:from:)`` for the customers a batch at a time, so neither the log nor its
+/// results are ever held whole (`entitlements ledger replay` does this). ``run(log:into:at:)`` does the
+/// same for a log already in memory and keeps every result.
 public struct LedgerReplay: Sendable {
     /// What one line did.
     public struct Line: Sendable {
@@ -32,12 +38,50 @@ public struct LedgerReplay: Sendable {
         }
     }
 
+    /// One line of a log as a reader hands it over: its bytes, or only its length when it was longer than
+    /// ``maximumLineLength`` and skipped unread.
+    public struct LogLine: Sendable, Hashable {
+        /// What the line holds.
+        public enum Content: Sendable, Hashable {
+            /// The line's bytes, without its line break.
+            case text(Data)
+            /// The line's length in bytes; its bytes were never held.
+            case tooLong(byteCount: Int)
+        }
+
+        /// The line's number in the log, from 1 (blank lines count).
+        public var number: Int
+        /// What the line holds.
+        public var content: Content
+
+        /// A line numbered `number`.
+        public init(number: Int, content: Content) {
+            self.number = number
+            self.content = content
+        }
+    }
+
+    /// One customer's answer at the end of a replay: its snapshot, or the refusal of a customer the store
+    /// cannot read (a damaged row), named when its name is known.
+    public enum CustomerAnswer: Sendable {
+        /// The customer's snapshot, asked for by its name and carrying its aliases.
+        case snapshot(EntitlementSnapshot)
+        /// The customer named `customer` (`nil` when the damaged row is the one holding its ids) cannot be
+        /// read; every other customer still answers.
+        case unreadable(customer: String?, LedgerRefusal)
+    }
+
+    /// The longest log line read, in bytes (16 MiB, far above any real notification or document); a longer
+    /// one is refused and the rest of the log applied.
+    public static let maximumLineLength = 16 << 20
+
     /// Every non-blank line's result, in order.
     public var lines: [Line]
     /// Every customer's snapshot, asked for by its name and carrying its aliases (``LedgerCustomerName``),
     /// sorted by name.
     public var snapshots: [EntitlementSnapshot]
-    /// Why the snapshots could not be made (the store failed), if it did.
+    /// Why some customer's snapshot could not be made (a damaged row, a failing store), if one could not;
+    /// every other customer is still in ``snapshots``.
     public var failure: String?
 
     /// Applies every line of `log` to `ledger`, then answers every customer at `instant`.
@@ -47,25 +91,62 @@ public struct LedgerReplay: Sendable {
         for text in log.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
             guard text.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
-            do {
-                let input = try LedgerInput(logLine: Data(text))
-                lines.append(Line(number: number, outcome: try await ledger.apply(input)))
-            } catch {
-                lines.append(Line(number: number, error: error))
-            }
+            let content: LogLine.Content =
+                text.count > maximumLineLength ? .tooLong(byteCount: text.count) : .text(Data(text))
+            lines.append(await apply(LogLine(number: number, content: content), to: ledger))
         }
+        var replay = LedgerReplay(lines: lines, snapshots: [])
+        let roll: LedgerCustomerRoll
         do {
-            var snapshots: [EntitlementSnapshot] = []
-            let roll = try await ledger.namedCustomers()
-            if let unreadable = roll.unreadable.first {
-                return LedgerReplay(lines: lines, snapshots: [], failure: unreadable.description)
-            }
-            for customer in roll.customers {
-                snapshots.append(try await ledger.snapshot(of: customer, at: instant))
-            }
-            return LedgerReplay(lines: lines, snapshots: snapshots)
+            roll = try await ledger.namedCustomers()
         } catch {
-            return LedgerReplay(lines: lines, snapshots: [], failure: error.description)
+            replay.failure = error.description
+            return replay
         }
+        replay.failure = roll.unreadable.first?.description
+        for answer in await snapshots(of: ledger, at: instant, from: roll.customers[...]) {
+            switch answer {
+            case .snapshot(let snapshot): replay.snapshots.append(snapshot)
+            case .unreadable(_, let refusal): replay.failure = replay.failure ?? refusal.description
+            }
+        }
+        return replay
+    }
+
+    /// Applies one line of a log to `ledger`: a line that is not one ledger input, or longer than
+    /// ``maximumLineLength``, is refused (`malformedBody`, naming its length) and nothing of it is stored.
+    public static func apply(_ line: LogLine, to ledger: EntitlementLedger) async -> Line {
+        switch line.content {
+        case .tooLong(let byteCount):
+            let refusal = LedgerRefusal(
+                .malformedBody,
+                "the line is \(byteCount) bytes, over the \(maximumLineLength >> 20) MiB limit of one log line")
+            return Line(number: line.number, error: refusal)
+        case .text(let text):
+            do {
+                let input = try LedgerInput(logLine: text)
+                return Line(number: line.number, outcome: try await ledger.apply(input))
+            } catch {
+                return Line(number: line.number, error: error)
+            }
+        }
+    }
+
+    /// The answers of `customers` (a slice of ``EntitlementLedger/namedCustomers()``'s roll, in its order):
+    /// a customer whose row is damaged answers ``CustomerAnswer/unreadable(customer:_:)`` and the others
+    /// their snapshots. Asked for a slice at a time, the snapshots of a large ledger are never held together.
+    public static func snapshots(
+        of ledger: EntitlementLedger, at instant: Date, from customers: ArraySlice<LedgerCustomerName>
+    ) async -> [CustomerAnswer] {
+        var answers: [CustomerAnswer] = []
+        answers.reserveCapacity(customers.count)
+        for customer in customers {
+            do {
+                answers.append(.snapshot(try await ledger.snapshot(of: customer, at: instant)))
+            } catch {
+                answers.append(.unreadable(customer: customer.name, error))
+            }
+        }
+        return answers
     }
 }

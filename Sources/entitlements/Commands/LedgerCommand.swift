@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
+import EntitlementKitMigration
 import EntitlementKitStripe
 import Foundation
 
@@ -18,7 +19,8 @@ enum LedgerCommand: Command {
             + "[--state DIR] [--outcomes FILE] [--at T] LOG",
         summary:
             "Replay a log of store notifications and documents into a ledger and print every customer's snapshot; "
-            + "also import-plan and export (see 'ledger import-plan --help', 'ledger export --help').",
+            + "also import-plan, backfill and export (see 'ledger import-plan --help', 'ledger backfill --help', "
+            + "'ledger export --help').",
         discussion: """
             LOG is JSON Lines, one input per line: {"notification": {"source", "body", "headers"}, "receivedAt"}, \
             {"document": {"source", "body", "purchaseToken"?, "appUserId"?}, "receivedAt"}, {"logIn": {"from", \
@@ -26,8 +28,11 @@ enum LedgerCommand: Command {
             sources appStore (needs --bundle-id), googlePlay (needs --package-name), stripe (webhooks need \
             --webhook-secret-file, repeatable: any of the secrets verifies). Prints one unified snapshot per customer at --at (JSON Lines, each customer \
             by its name with its other ids in "aliases", sorted by name, as 'ledger export' prints them). A line that is not one of these forms, or that the \
-            ledger refuses, is reported on standard error and the rest is still applied. With --state the \
-            ledger is kept in that directory: replaying a log in two halves gives what one replay gives.
+            ledger refuses, is reported on standard error and the rest is still applied. The log is read as it \
+            comes, of any size, each outcome written before the next line is read; a line over 16 MiB is \
+            refused unread. With --state the ledger is kept in that directory: replaying a log in two halves \
+            gives what one replay gives; a customer whose stored row is damaged gets no snapshot line but an \
+            error naming it and the row, and every other customer is printed.
             """,
         positionals: [
             .init(name: "replay", help: "The action."),
@@ -74,8 +79,9 @@ enum LedgerCommand: Command {
             CommonOptions.at,
         ],
         positionalCount: (2, 2),
-        exitStatuses: "  0 every line applied; 65 a line was refused or malformed (the rest applied); 64 usage; "
-            + "66 unreadable log; 73 cannot create the outcomes file (64 when it names the LOG itself)"
+        exitStatuses: "  0 every line applied; 65 a line was refused or malformed (the rest applied), or a customer's "
+            + "stored row is damaged (the others printed); 64 usage; 66 unreadable log; 73 cannot create the "
+            + "outcomes file (64 when it names the LOG itself); 74 a read or write failed midway"
     )
 
     // `ledger import-plan` and `ledger export` parse, run and explain themselves (LedgerActions).
@@ -118,37 +124,122 @@ enum LedgerCommand: Command {
             store = InMemoryLedgerStore()
         }
         let logFile = InputFile(argument: arguments.positionals[1])
-        var outcomes: FileHandle?
+        var outcomes: OutputStream?
         if let path = arguments.value("--outcomes") {
             // Checked before the outcomes file is created: creating it would empty the log.
             guard !logFile.isSameFile(as: path) else {
                 throw .usage("--outcomes: \(ArgumentQuoting.json(path)) is the LOG itself", command: command)
             }
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                let handle = FileHandle(forWritingAtPath: path)
-            else {
-                throw CommandFailure(status: .cannotCreate, message: "--outcomes: \(path): cannot create the file")
+            do {
+                outcomes = try OutputStream.creating(path)
+            } catch {
+                throw CommandFailure(status: .cannotCreate, message: "--outcomes: " + error.message)
             }
-            outcomes = handle
         }
-        defer { try? outcomes?.close() }
-        let log = try logFile.readAll()
         let ledger = EntitlementLedger(sources: sources, store: store, configuration: configuration)
-        let replay = AsyncWait.value { await LedgerReplay.run(log: log, into: ledger, at: instant) }
-        for line in replay.lines {
-            if let error = line.error {
-                StandardError.print("error: line \(line.number): \(error)\(LedgerReplaySources.hint(for: error))")
-            }
-            outcomes?.write(Data((line.json.compactText + "\n").utf8))
-        }
-        if let failure = replay.failure {
-            throw CommandFailure(status: .dataError, message: failure)
-        }
-        try context.emit(replay.snapshots.map { $0.canonicalJSON(compact: true) + "\n" }.joined())
-        return replay.lines.contains { $0.error != nil } ? .dataError : .success
+        let refused = try Self.applyLines(of: logFile, to: ledger, outcomes: outcomes)
+        let unreadable = try Self.printSnapshots(of: ledger, at: instant, context: context)
+        return refused || unreadable ? .dataError : .success
     }
 
-    private static func configuration(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
+    /// Applies the log a line at a time as it is read, each line's outcome written (and flushed) before the
+    /// next is read: neither the log nor its outcomes are held whole. Whether any line was refused.
+    private static func applyLines(of logFile: InputFile, to ledger: EntitlementLedger, outcomes: OutputStream?)
+        throws(CommandFailure) -> Bool
+    {
+        let handle = try logFile.open()
+        // read(2) rather than `FileHandle.read(upToCount:)`, which waits for the whole block: a line arriving
+        // on a pipe is applied as soon as it is complete.
+        var reader = JSONLinesReader(maximumLineLength: LedgerReplay.maximumLineLength) { () throws -> Data? in
+            var block = Data(count: 1 << 18)
+            while true {
+                let count = block.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count >= 0 { return block.prefix(count) }
+                guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            }
+        }
+        var refused = false
+        while true {
+            let next: JSONLine?
+            do {
+                next = try reader.next()
+            } catch {
+                throw CommandFailure(
+                    status: .ioError, message: "\(logFile.displayName): cannot read: \(error.localizedDescription)")
+            }
+            guard let next else { return refused }
+            let line: LedgerReplay.LogLine
+            switch next.content {
+            case .text(let text): line = LedgerReplay.LogLine(number: next.number, content: .text(text))
+            case .tooLong(let byteCount):
+                line = LedgerReplay.LogLine(number: next.number, content: .tooLong(byteCount: byteCount))
+            }
+            let result = AsyncWait.value { await LedgerReplay.apply(line, to: ledger) }
+            if let error = result.error {
+                refused = true
+                StandardError.print("error: line \(result.number): \(error)\(LedgerReplaySources.hint(for: error))")
+            }
+            do {
+                try outcomes?.write(result.json.compactText + "\n")
+                try outcomes?.flush()
+            } catch {
+                throw CommandFailure(status: .ioError, message: "--outcomes: cannot write: \(error)")
+            }
+        }
+    }
+
+    /// Prints every customer's snapshot, sorted by name, a few at a time; a customer the store cannot read
+    /// (a damaged row) gets no line but an error naming it and the row, and every other customer is
+    /// printed. Whether any customer could not be read.
+    private static func printSnapshots(of ledger: EntitlementLedger, at instant: Date, context: CommandContext)
+        throws(CommandFailure) -> Bool
+    {
+        let roll = AsyncWait.value { () async -> Result<LedgerCustomerRoll, LedgerRefusal> in
+            do throws(LedgerRefusal) {
+                return .success(try await ledger.namedCustomers())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let customers: [LedgerCustomerName]
+        var unreadable = false
+        switch roll {
+        case .success(let roll):
+            customers = roll.customers
+            for refusal in roll.unreadable {
+                unreadable = true
+                StandardError.print("error: a customer cannot be read: \(Self.describe(refusal))")
+            }
+        case .failure(let error):
+            throw CommandFailure(status: .dataError, message: Self.describe(error))
+        }
+        for start in stride(from: 0, to: customers.count, by: 64) {
+            let slice = customers[start..<min(start + 64, customers.count)]
+            let answers = AsyncWait.value { await LedgerReplay.snapshots(of: ledger, at: instant, from: slice) }
+            var text = ""
+            for answer in answers {
+                switch answer {
+                case .snapshot(let snapshot):
+                    text += snapshot.canonicalJSON(compact: true) + "\n"
+                case .unreadable(let customer, let refusal):
+                    unreadable = true
+                    let name = customer.map { "customer \(ArgumentQuoting.json($0))" } ?? "a customer"
+                    StandardError.print("error: \(name) cannot be read: \(Self.describe(refusal))")
+                }
+            }
+            try context.emit(text)
+        }
+        return unreadable
+    }
+
+    /// The refusal, with the damaged row it names when its message does not already.
+    private static func describe(_ refusal: LedgerRefusal) -> String {
+        guard let row = refusal.row, !refusal.message.contains(row) else { return refusal.description }
+        return "\(refusal.description) (row \(row))"
+    }
+
+    /// The ledger's configuration from `--restore-behavior` and `--environment` (the replay's and backfill's).
+    static func configuration(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
         -> LedgerConfiguration
     {
         var configuration = LedgerConfiguration()
@@ -161,15 +252,7 @@ enum LedgerCommand: Command {
             }
             configuration.restoreBehavior = behavior
         }
-        switch arguments.value("--environment") {
-        case nil, "production": configuration.environments = [.production]
-        case "sandbox": configuration.environments = [.sandbox]
-        case "both": configuration.environments = [.production, .sandbox]
-        case let text?:
-            throw .usage(
-                "--environment: \(ArgumentQuoting.json(text)) is not production, sandbox or both"
-                    + Spelling.hint(for: text, among: ["production", "sandbox", "both"]), command: command)
-        }
+        configuration.environments = try LedgerEnvironmentOption.environments(arguments, command: command)
         return configuration
     }
 }
