@@ -16,7 +16,16 @@ do {
     case "--ecdsa":
         try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
     case "--ledger":
-        try await LedgerBench.report()
+        var megabytes = 100
+        if arguments.count == 3, arguments[1] == "--ledger-log-mb", let value = Int(arguments[2]), value > 0 {
+            megabytes = value
+        } else if arguments.count != 1 {
+            throw BenchFailure("usage: entitlements-bench --ledger [--ledger-log-mb N]")
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        try await LedgerBench.report(logMegabytes: megabytes, executable: executable)
+    case "--child-replay":
+        print(try LedgerReplayRun.child(Array(arguments.dropFirst())))
     case "--import":
         try ImportPlanBench.report()
     case "--help", "-h":
