@@ -224,7 +224,7 @@ let package = Package(
                 "EntitlementKit", "EntitlementKitLedger", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
                 "EntitlementKitTesting", "HelperProcesses",
             ],
-            resources: [.copy("Notifications")]
+            resources: [.copy("Notifications"), .copy("Directory/LegacyState")]
         ),
         // Applies logIns to a DirectoryLedgerStore until killed; LedgerTests runs it as a separate process.
         .executableTarget(

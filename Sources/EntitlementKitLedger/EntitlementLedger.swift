@@ -163,7 +163,7 @@ public actor EntitlementLedger {
                 linked = try await identity.absorb(placeholder: placeholder, into: customer.id)
             }
             for id in try await rows.unlinkedThreads(for: account) {
-                guard var thread = try await rows.thread(id), thread.owner == nil else { continue }
+                guard var thread = try await rows.head(id), thread.owner == nil else { continue }
                 let customer = try await identity.customer(for: appUserId)
                 try await identity.assign(&thread, to: customer.id)
                 linked = true
@@ -228,13 +228,19 @@ public actor EntitlementLedger {
         }
     }
 
-    /// Every customer's app user ids (the original first), customers in the order they were created.
+    /// Every customer's app user ids (the original first), customers in the order they were created; a
+    /// customer whose own row is damaged is left out (its snapshot throws ``LedgerRefusal/Kind/damaged``).
     public func customers() async throws(LedgerRefusal) -> [[String]] {
         try await store.transaction { transaction throws(LedgerRefusal) in
             let rows = LedgerRows(transaction: transaction)
             var customers: [[String]] = []
             for id in try await rows.customerIDs() {
-                if let customer = try await rows.customer(id) { customers.append(customer.appUserIds) }
+                // A damaged customer row names no ids: listed by no one, refused to whoever reads it.
+                do throws(LedgerRefusal) {
+                    if let customer = try await rows.customer(id) { customers.append(customer.appUserIds) }
+                } catch  where error.kind == .damaged {
+                    continue
+                }
             }
             return customers
         }

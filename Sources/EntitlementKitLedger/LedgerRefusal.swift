@@ -43,7 +43,7 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The located error behind it, when a document or payload failed to read.
     public var documentError: DocumentError?
-    /// The damaged row (`table/file`) of a ``Kind/damaged`` refusal.
+    /// The damaged row (`table/key`, as `customers/2`) of a ``Kind/damaged`` refusal.
     public var row: String?
 
     /// A refusal of `kind`.

@@ -91,7 +91,7 @@ struct LedgerIdentity {
         survivor.placeholder = nil
         for thread in absorbed.threads {
             survivor.own(thread)
-            if var row = try await rows.thread(thread) {
+            if var row = try await rows.head(thread) {
                 row.owner = survivor.id
                 try await rows.save(row)
             }
@@ -104,7 +104,7 @@ struct LedgerIdentity {
     }
 
     /// Gives `thread` to `customer`, taking it from its previous owner.
-    func assign(_ thread: inout LedgerThread, to customer: LedgerCustomerID) async throws(LedgerRefusal) {
+    func assign(_ thread: inout LedgerThreadHead, to customer: LedgerCustomerID) async throws(LedgerRefusal) {
         if let previous = thread.owner, previous != customer, var owner = try await rows.customer(previous) {
             owner.disown(thread.id)
             try await rows.save(owner)
@@ -122,7 +122,7 @@ struct LedgerIdentity {
     func absorb(placeholder: LedgerCustomer, into customer: LedgerCustomerID) async throws(LedgerRefusal) -> Bool {
         guard placeholder.isPlaceholder, placeholder.id != customer else { return false }
         for id in placeholder.threads {
-            guard var thread = try await rows.thread(id) else { continue }
+            guard var thread = try await rows.head(id) else { continue }
             try await assign(&thread, to: customer)
         }
         for appUserId in placeholder.appUserIds { try await rows.removeCustomerID(forAppUserId: appUserId) }

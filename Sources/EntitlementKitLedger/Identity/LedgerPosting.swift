@@ -12,9 +12,11 @@ struct LedgerPosting {
     let sources: [LedgerSourceID: any LedgerSource]
     let receivedAt: Date
 
-    /// The threads this input touches, by key, as they are now and as they were before it.
-    private var threads: [String: LedgerThread] = [:]
-    private var before: [String: LedgerThread] = [:]
+    /// The heads of the threads this input touches, by key.
+    private var heads: [String: LedgerThreadHead] = [:]
+    /// Per thread touched, each statement's record before this input (`nil`: the thread did not hold
+    /// the statement): the thread as it was, for `transferIfNoActiveSubscriptions`.
+    private var replaced: [String: [String: LedgerRecord?]] = [:]
     private var changed: Set<String> = []
 
     init(
@@ -32,10 +34,27 @@ struct LedgerPosting {
     private func id(_ key: String) -> LedgerThreadID { LedgerThreadID(source: source.id, key: key) }
 
     private mutating func load(_ key: String) async throws(LedgerRefusal) {
-        guard threads[key] == nil else { return }
-        let stored = try await rows.thread(id(key)) ?? LedgerThread(id: id(key))
-        threads[key] = stored
-        before[key] = stored
+        guard heads[key] == nil else { return }
+        heads[key] = try await rows.head(id(key)) ?? LedgerThreadHead(id: id(key))
+        replaced[key] = replaced[key] ?? [:]
+    }
+
+    /// Keeps `record` in the thread `key` (loaded) when it is newer than the kept record of its statement
+    /// (or the first of it): one statement row read, and written when kept; whether the thread changed.
+    private mutating func keep(_ record: LedgerRecord, in key: String) async throws(LedgerRefusal) -> Bool {
+        guard var head = heads[key] else { return false }
+        let kept = try await rows.record(record.statement, of: head.id)
+        if let kept, !(kept.order < record.order) { return false }
+        if replaced[key, default: [:]].index(forKey: record.statement) == nil {
+            replaced[key, default: [:]][record.statement] = .some(kept)
+        }
+        try await rows.setRecord(record, of: head.id)
+        if kept == nil { head.addStatement(record.statement) }
+        if !head.noteLinks(of: record, replacing: kept) {
+            head.rebuildLeads(from: try await rows.thread(of: head).records)
+        }
+        heads[key] = head
+        return true
     }
 
     mutating func apply(_ records: [LedgerRecord], postedAs appUserId: String?) async throws(LedgerRefusal)
@@ -44,14 +63,14 @@ struct LedgerPosting {
         for record in records {
             let key = try await threadKey(of: record)
             try await load(key)
-            if threads[key]?.keep(record) == true { changed.insert(key) }
+            if try await keep(record, in: key) { changed.insert(key) }
         }
-        for key in changed { if let thread = threads[key] { try await rows.save(thread) } }
+        for key in changed { if let head = heads[key] { try await rows.save(head) } }
 
         var touched: Set<LedgerCustomerID> = []
         var inUseBy: LedgerCustomerID?
         var unlinked: LedgerThreadID?
-        let keys = threads.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let keys = heads.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let appUserId {
             // The document is the poster's receipt: the rules decide once per customer that owns part of
             // it (did it hold an active subscription anywhere before this input?), and purchases no one
@@ -62,7 +81,7 @@ struct LedgerPosting {
             var boundTo: Set<LedgerCustomerID> = []
             var unowned: [String] = []
             for key in keys {
-                guard let thread = threads[key] else { continue }
+                guard let thread = heads[key] else { continue }
                 let binder = try await registeredCustomer(of: thread)
                 if let id = thread.owner, try await rows.customer(identity.current(id)) != nil {
                     let owner = identity.current(id)
@@ -100,7 +119,7 @@ struct LedgerPosting {
                 switch decision {
                 case .keep, .transfer:
                     for key in ownerKeys {
-                        guard var thread = threads[key] else { continue }
+                        guard var thread = heads[key] else { continue }
                         try await identity.assign(&thread, to: poster)
                     }
                     touched.formUnion([poster, owner.id])
@@ -111,7 +130,7 @@ struct LedgerPosting {
                     inUseBy = inUseBy ?? owner.id
                     keeper = keeper ?? owner.id
                     for key in ownerKeys {
-                        guard var thread = threads[key] else { continue }
+                        guard var thread = heads[key] else { continue }
                         if thread.owner.map(identity.current) != owner.id {
                             try await identity.assign(&thread, to: owner.id)
                             touched.insert(owner.id)
@@ -123,13 +142,13 @@ struct LedgerPosting {
             }
             let receiver = keeper.map(identity.current) ?? identity.current(poster)
             for key in unowned.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                guard var thread = threads[key] else { continue }
+                guard var thread = heads[key] else { continue }
                 if thread.owner.map(identity.current) != receiver || changed.contains(key) { touched.insert(receiver) }
                 try await identity.assign(&thread, to: receiver)
             }
         } else {
             for key in keys {
-                guard var thread = threads[key] else { continue }
+                guard var thread = heads[key] else { continue }
                 if let owner = thread.owner {
                     if changed.contains(key) { touched.insert(identity.current(owner)) }
                     continue
@@ -160,16 +179,23 @@ struct LedgerPosting {
     /// owns, as the thread was before this input.
     private func heldActiveSubscription(_ owner: LedgerCustomer) async throws(LedgerRefusal) -> Bool {
         for threadID in owner.threads {
-            let thread: LedgerThread? =
-                if threadID.source == source.id, let touched = before[threadID.key] {
-                    touched
-                } else {
-                    try await rows.thread(threadID)
-                }
-            guard let thread, let source = sources[thread.id.source] else { continue }
+            guard var thread = try await rows.thread(threadID), let source = sources[thread.id.source] else {
+                continue
+            }
+            if threadID.source == self.source.id, let replaced = replaced[threadID.key] {
+                thread = Self.thread(thread, before: replaced)
+            }
             if source.holdsActiveSubscription(thread, at: receivedAt) { return true }
         }
         return false
+    }
+
+    /// `thread` with the records this input replaced put back (and those it added taken away).
+    private static func thread(_ thread: LedgerThread, before replaced: [String: LedgerRecord?]) -> LedgerThread {
+        var records = thread.records.filter { replaced.index(forKey: $0.statement) == nil }
+        for case let record? in replaced.values { records.append(record) }
+        records.sort { $0.statement.utf8.lexicographicallyPrecedes($1.statement.utf8) }
+        return LedgerThread(id: thread.id, records: records, owner: thread.owner)
     }
 
     /// The key of the thread `record` belongs to. Chained tokens share one thread whatever order they
@@ -201,12 +227,13 @@ struct LedgerPosting {
     /// (when `target` has none) moved over.
     private mutating func fold(_ key: String, into target: String) async throws(LedgerRefusal) {
         try await rows.setThreadKey(target, aliasedBy: id(key))
-        var folded = threads[key]
-        if folded == nil { folded = try await rows.thread(id(key)) }
+        var folded = heads[key]
+        if folded == nil { folded = try await rows.head(id(key)) }
         guard let folded else { return }
         try await load(target)
-        guard var into = threads[target] else { return }
-        for record in folded.records { _ = into.keep(record) }
+        guard heads[target] != nil else { return }
+        for record in try await rows.thread(of: folded).records { _ = try await keep(record, in: target) }
+        guard var into = heads[target] else { return }
         if let previous = folded.owner.map(identity.current), var customer = try await rows.customer(previous) {
             customer.disown(folded.id)
             try await rows.save(customer)
@@ -216,16 +243,16 @@ struct LedgerPosting {
             customer.own(into.id)
             try await rows.save(customer)
         }
-        threads[target] = into
+        heads[target] = into
         changed.insert(target)
-        threads[key] = nil
-        before[key] = nil
+        heads[key] = nil
+        replaced[key] = nil
         changed.remove(key)
-        try await rows.removeThread(folded.id)
+        try await rows.removeThread(folded)
     }
 
     /// The customer a token of the thread's records was registered to with `link`, if any.
-    private func registeredCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
+    private func registeredCustomer(of thread: LedgerThreadHead) async throws(LedgerRefusal) -> LedgerCustomerID? {
         for link in thread.accountLinks {
             if let key = link.key, let registered = try await rows.registeredAppUserId(for: key) {
                 return try await identity.customer(for: registered).id
@@ -236,7 +263,7 @@ struct LedgerPosting {
 
     /// The customer the thread's account links name: a registered account id, else the id the link
     /// stands for (a placeholder created when no one has it yet); `nil` when no link names anyone.
-    private func linkedCustomer(of thread: LedgerThread) async throws(LedgerRefusal) -> LedgerCustomerID? {
+    private func linkedCustomer(of thread: LedgerThreadHead) async throws(LedgerRefusal) -> LedgerCustomerID? {
         if let registered = try await registeredCustomer(of: thread) { return registered }
         for link in thread.accountLinks {
             guard let appUserId = link.appUserId, AppUserIdCheck(appUserId).backendRefusal == nil else { continue }
@@ -249,7 +276,7 @@ struct LedgerPosting {
     }
 
     /// Remembers an unlinked thread under each account id its records carry, for a later `link`.
-    private func index(unlinked thread: LedgerThread) async throws(LedgerRefusal) {
+    private func index(unlinked thread: LedgerThreadHead) async throws(LedgerRefusal) {
         for key in Set(thread.accountLinks.compactMap(\.key)) {
             var waiting = try await rows.unlinkedThreads(for: key)
             guard !waiting.contains(thread.id) else { continue }

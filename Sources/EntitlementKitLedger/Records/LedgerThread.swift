@@ -36,6 +36,12 @@ public struct LedgerThread: Sendable, Hashable, Codable {
         self.records = []
     }
 
+    init(id: LedgerThreadID, records: [LedgerRecord], owner: LedgerCustomerID?) {
+        self.id = id
+        self.records = records
+        self.owner = owner
+    }
+
     /// Keeps `record` when it is newer than the kept record of its statement (or the first of it);
     /// whether the thread changed.
     package mutating func keep(_ record: LedgerRecord) -> Bool {
@@ -47,10 +53,5 @@ public struct LedgerThread: Sendable, Hashable, Codable {
         let index = records.firstIndex { record.statement.utf8.lexicographicallyPrecedes($0.statement.utf8) }
         records.insert(record, at: index ?? records.endIndex)
         return true
-    }
-
-    /// Every account link its records carry, newest record first (so a later statement's token leads).
-    var accountLinks: [LedgerAccountLink] {
-        records.sorted { $0.order > $1.order }.flatMap(\.accountLinks)
     }
 }

@@ -43,14 +43,17 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
     }
 
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {
-        guard let sealed = try read(table.rawValue + "/" + Self.fileName(key)) else { return nil }
-        let row = try Self.open(sealed, at: table.rawValue + "/" + Self.fileName(key))
-        guard row.key.utf8.elementsEqual(key.utf8) else {
-            throw LedgerRefusal(.storage, "a ledger row holds another key than its name")
+        let path = table.rawValue + "/" + Self.fileName(key)
+        guard let sealed = try read(path) else { return nil }
+        guard let row = Self.open(sealed), row.key.utf8.elementsEqual(key.utf8) else {
+            throw Self.damaged(table: table, key: key, path: path)
         }
         return row.value
     }
 
+    /// Every key of `table`. A damaged row still lists its key when the key it holds is the one its file
+    /// is named after (so a listing of customers keeps the damaged one, whose read then refuses); a row
+    /// whose key is damaged too names nothing and is left out.
     func keys(in table: LedgerTable) throws(LedgerRefusal) -> [String] {
         let folder = table.rawValue
         lock.withLock { stamps[folder] = stamps[folder] ?? files.stamp(of: folder) }
@@ -58,9 +61,18 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
         var keys: [String] = []
         for name in names where !name.hasPrefix(".") {
             guard let sealed = try read(folder + "/" + name) else { continue }
-            keys.append(try Self.open(sealed, at: folder + "/" + name).key)
+            if let key = Self.open(sealed)?.key ?? Self.claimedKey(sealed), Self.fileName(key) == name {
+                keys.append(key)
+            }
         }
         return keys
+    }
+
+    private static func damaged(table: LedgerTable, key: String, path: String) -> LedgerRefusal {
+        LedgerRefusal(
+            .damaged,
+            "the ledger row \(table.rawValue)/\(key) (file \(path)) is damaged: its seal does not match its bytes",
+            row: table.rawValue + "/" + key)
     }
 
     /// Whether every file and folder read still has the stamp it had (called under the lock).
@@ -68,13 +80,19 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
         lock.withLock { stamps }.allSatisfy { path, stamp in files.stamp(of: path) == stamp }
     }
 
-    private static func open(_ sealed: Data, at path: String) throws(LedgerRefusal) -> (key: String, value: Data) {
+    /// The key and value of a row whose seal matches, else `nil`.
+    private static func open(_ sealed: Data) -> (key: String, value: Data)? {
         guard let rest = LedgerSeal.opened(sealed), let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
             case .string(let key)? = try? JSONValue.parse(Data(rest[rest.startIndex..<newline]))
-        else {
-            throw LedgerRefusal(.storage, "the ledger row \(path) is damaged (its seal does not match)")
-        }
+        else { return nil }
         return (key, Data(rest[(newline + 1)...]))
+    }
+
+    /// The key a row whose seal does not match says it holds (trusted only when its hash is the file's name).
+    private static func claimedKey(_ sealed: Data) -> String? {
+        let lines = sealed.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        guard lines.count == 3, case .string(let key)? = try? JSONValue.parse(Data(lines[1])) else { return nil }
+        return key
     }
 }
 
@@ -97,8 +115,8 @@ enum LedgerSeal {
 }
 
 /// The rows one commit writes, kept whole in one sealed file until they are all in place.
-struct LedgerJournal: Codable {
-    struct Row: Codable {
+struct LedgerJournal {
+    struct Row {
         var table: LedgerTable
         var key: String
         /// `nil`: the row is removed.
@@ -112,18 +130,31 @@ struct LedgerJournal: Codable {
     }
 
     init(sealed: Data) throws(LedgerRefusal) {
-        guard let bytes = LedgerSeal.opened(sealed), let journal = try? JSONDecoder().decode(Self.self, from: bytes)
-        else {
-            throw LedgerRefusal(.storage, "the ledger directory's journal is damaged (its seal does not match)")
+        let damaged = LedgerRefusal(.storage, "the ledger directory's journal is damaged (its seal does not match)")
+        guard let bytes = LedgerSeal.opened(sealed), LedgerRowFormat.isCurrent(bytes) else { throw damaged }
+        var reader = LedgerRowReader(bytes, table: .threads)
+        var rows: [Row] = []
+        do throws(LedgerRefusal) {
+            for _ in 0..<(try reader.count()) {
+                guard let table = LedgerTable(rawValue: try reader.string()) else { throw damaged }
+                let key = try reader.string()
+                rows.append(Row(table: table, key: key, value: try reader.bool() ? Data(try reader.byteArray()) : nil))
+            }
+        } catch {
+            throw damaged
         }
-        self = journal
+        self.rows = rows
     }
 
-    func sealedBytes() throws(LedgerRefusal) -> Data {
-        do {
-            return LedgerSeal.sealed(try JSONEncoder().encode(self))
-        } catch {
-            throw LedgerRefusal(.storage, "the journal does not encode: \(error)")
+    func sealedBytes() -> Data {
+        var writer = LedgerRowWriter()
+        writer.count(rows.count)
+        for row in rows {
+            writer.string(row.table.rawValue)
+            writer.string(row.key)
+            writer.bool(row.value != nil)
+            if let value = row.value { writer.bytes(value) }
         }
+        return LedgerSeal.sealed(writer.data)
     }
 }

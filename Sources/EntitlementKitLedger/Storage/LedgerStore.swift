@@ -2,8 +2,11 @@ import Foundation
 
 /// The tables of a ledger's state. Each row is a key and the ledger's own bytes for it.
 public enum LedgerTable: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Purchases, by `source:key`: the newest record of each statement and the owner.
+    /// Purchases, by `source:key`: the owner, the statements held and the account links their records
+    /// carry (the thread's head; each statement's record is a row of ``statements``).
     case threads
+    /// The newest record of each statement of a purchase, by `source:length:key statement`.
+    case statements
     /// Other keys of a purchase (Play's chained tokens), by `source:key`: the thread's key.
     case threadAliases
     /// Customers, by number: app user ids and owned threads.

@@ -1,0 +1,111 @@
+import EntitlementKit
+import EntitlementKitGooglePlay
+import EntitlementKitLedger
+import Foundation
+import Testing
+
+/// A row of a `DirectoryLedgerStore` damaged on disk (bytes flipped, as a disk does) refuses only what
+/// touches it, `damaged` naming the row; every other customer and thread keeps working.
+@Suite("A damaged row of a directory ledger", .timeLimit(.minutes(2)))
+struct DamagedRowTests {
+    typealias Play = GooglePlayLedgerTests
+    static let alice = AppStoreNotificationTests.alice
+
+    /// A ledger in a fresh folder holding alice (App Store), bob and carol (Play, posted as them).
+    static func story() async throws -> (EntitlementLedger, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("Damaged-" + UUID().uuidString)
+        let ledger = try LegacyStateTests.ledger(directory)
+        _ = try await ledger.apply(try SignedNotifications.notification("subscribed"))
+        for (token, customer) in [("first", "bob"), ("other", "carol")] {
+            _ = try await ledger.apply(
+                .document(
+                    Play.document(
+                        Play.subscription(expiry: "2025-03-01T00:00:00Z", account: nil), token: token,
+                        at: "2025-01-02", appUserId: customer)))
+        }
+        return (ledger, directory)
+    }
+
+    /// The row file in `table` whose key starts with `prefix`, and that key.
+    static func rowFile(_ directory: URL, _ table: String, keyPrefix prefix: String) throws -> (URL, String) {
+        let folder = directory.appendingPathComponent(table)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
+            let file = folder.appendingPathComponent(name)
+            if case .string(let key) = try JSONValue.parse(try LegacyStateTests.rowLines(file)[1]),
+                key.hasPrefix(prefix)
+            {
+                return (file, key)
+            }
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    /// Flips the bits of the file's last byte (its value's), as a disk's error would.
+    static func damage(_ file: URL) throws {
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: file)
+    }
+
+    func expectWorking(_ ledger: EntitlementLedger, _ appUserIds: [String]) async throws {
+        for appUserId in appUserIds {
+            let snapshot = try await ledger.snapshot(for: appUserId, at: Play.instant("2025-01-15"))
+            #expect(snapshot.isActive("pro"), "\(appUserId) keeps working")
+        }
+    }
+
+    @Test func aDamagedStatementRefusesItsCustomerAndWhatTouchesItOnly() async throws {
+        let (_, directory) = try await Self.story()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (file, key) = try Self.rowFile(directory, "statements", keyPrefix: "googlePlay:5:first ")
+        try Self.damage(file)
+
+        let reopened = try LegacyStateTests.ledger(directory)
+        let refusal = await #expect(throws: LedgerRefusal.self) {
+            try await reopened.snapshot(for: "bob", at: Play.instant("2025-01-15"))
+        }
+        #expect(refusal?.kind == .damaged)
+        #expect(refusal?.row == "statements/" + key)
+        let input = LedgerInput.document(
+            Play.document(
+                Play.subscription(expiry: "2025-04-01T00:00:00Z", account: nil), token: "first", at: "2025-02-02"))
+        let inputRefusal = await #expect(throws: LedgerRefusal.self, "an input touching the row is refused") {
+            try await reopened.apply(input)
+        }
+        #expect(inputRefusal?.row == "statements/" + key)
+        try await expectWorking(reopened, [Self.alice, "carol"])
+        #expect(try await reopened.customers().count == 3)
+        let carolRenews = LedgerInput.document(
+            Play.document(
+                Play.subscription(expiry: "2025-04-01T00:00:00Z", account: nil), token: "other", at: "2025-02-02"))
+        #expect(try await reopened.apply(carolRenews) == .applied(customers: ["carol"]))
+        let roll = try await reopened.namedCustomers()
+        #expect(roll.customers.map(\.name).count == 3 && roll.unreadable.isEmpty)
+    }
+
+    @Test func aDamagedCustomerRowRefusesThatCustomerAndTheListingGoesOn() async throws {
+        let (ledger, directory) = try await Self.story()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let bob = try await ledger.customers().firstIndex(of: ["bob"]) else { throw CocoaError(.fileNoSuchFile) }
+        let number = String(bob + 1)
+        let (file, _) = try Self.rowFile(directory, "customers", keyPrefix: number)
+        try Self.damage(file)
+
+        let reopened = try LegacyStateTests.ledger(directory)
+        let refusal = await #expect(throws: LedgerRefusal.self) {
+            try await reopened.snapshot(for: "bob", at: Play.instant("2025-01-15"))
+        }
+        #expect(refusal?.kind == .damaged)
+        #expect(refusal?.row == "customers/" + number)
+        #expect(try await reopened.customers() == [[Self.alice], ["carol"]])
+        let roll = try await reopened.namedCustomers()
+        #expect(roll.unreadable.map(\.row) == ["customers/" + number])
+        try await expectWorking(reopened, [Self.alice, "carol"])
+        let logInRefusal = await #expect(throws: LedgerRefusal.self, "a logIn touching the customer is refused") {
+            try await reopened.logIn(from: "bob", to: "robert")
+        }
+        #expect(logInRefusal?.kind == .damaged)
+        #expect(
+            try await reopened.logIn(from: "carol", to: "caroline").outcome == .noChange(reason: "logIn aliased no id"))
+    }
+}
