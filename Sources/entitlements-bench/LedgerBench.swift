@@ -15,13 +15,26 @@ import Foundation
 enum LedgerBench {
     static func report(logMegabytes: Int = 100, rounds: Int = 3, executable: String) async throws {
         let inputs = try LedgerBenchInputs()
-        print("\nledger bench on \(Machine.description), load \(Machine.loadAverage)")
+        line("\nledger bench on \(Machine.description), load \(Machine.loadAverage)")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let inMemory: () throws -> any LedgerStore = { InMemoryLedgerStore() }
         let inDirectory: () throws -> any LedgerStore = {
             try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString))
+        }
+
+        var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
+        try replay.writeLog(megabytes: logMegabytes)
+        line(
+            "\n| `entitlements ledger replay`, \(replay.describeLog) | CPU seconds | inputs per CPU-second | peak RSS |"
+        )
+        line("|---|---|---|---|")
+        for state in [true, false] {
+            let figures = try replay.measure(keepingState: state)
+            line(
+                "| \(state ? "--state DIR" : "in memory") | \(String(format: "%.1f", figures.cpuSeconds)) | "
+                    + "\(format(Double(replay.lineCount) / figures.cpuSeconds)) | \(figures.peakKiB >> 10) MiB |")
         }
 
         let threads = 1_000
@@ -33,43 +46,34 @@ enum LedgerBench {
         let stripe = (0..<5_000).map { LedgerInput.document(inputs.stripeDocument(thread: $0, renewal: 0)) }
         let root = inputs.signer.rootCertificate
 
-        print(
+        line(
             "\n| ledger input | in-memory store, per CPU-second | directory store, per CPU-second | directory / memory |"
         )
-        print("|---|---|---|---|")
+        line("|---|---|---|---|")
         for (name, batch) in [
             ("App Store notification (3 JWS verified), 1,000 threads", wide), ("Play document, 5,000 threads", play),
             ("Stripe subscription, 5,000 threads", stripe),
         ] {
             let memory = try await rate(of: batch, rounds: rounds, root: root, store: inMemory)
-            let directory = try await rate(of: batch, rounds: rounds, root: root, store: inDirectory)
-            print(
+            // Every directory commit is synced to disk: on a shared disk the wall time, not the CPU, bounds
+            // how much of it a run can afford, so one round of a fifth of the inputs.
+            let directory = try await rate(
+                of: Array(batch.prefix(batch.count / 5)), rounds: 1, root: root, store: inDirectory)
+            line(
                 "| \(name) | \(format(memory)) | \(format(directory)) | \(String(format: "%.2f", directory / memory)) |"
             )
         }
 
         let wideRate = try await rate(of: wide, rounds: rounds, root: root, store: inMemory)
         let longRate = try await rate(of: long, rounds: rounds, root: root, store: inMemory)
-        print("\n| App Store, in memory | µs per input | ratio |")
-        print("|---|---|---|")
-        print("| 1,000 one-renewal threads | \(String(format: "%.0f", 1e6 / wideRate)) | 1 |")
-        print(
+        line("\n| App Store, in memory | µs per input | ratio |")
+        line("|---|---|---|")
+        line("| 1,000 one-renewal threads | \(String(format: "%.0f", 1e6 / wideRate)) | 1 |")
+        line(
             "| one 1,000-renewal thread | \(String(format: "%.0f", 1e6 / longRate)) | \(String(format: "%.2f", wideRate / longRate))× |"
         )
 
-        var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
-        try replay.writeLog(megabytes: logMegabytes)
-        print(
-            "\n| `entitlements ledger replay`, \(replay.describeLog) | CPU seconds | inputs per CPU-second | peak RSS |"
-        )
-        print("|---|---|---|---|")
-        for state in [true, false] {
-            let figures = try replay.measure(keepingState: state)
-            print(
-                "| \(state ? "--state DIR" : "in memory") | \(String(format: "%.1f", figures.cpuSeconds)) | "
-                    + "\(format(Double(replay.lineCount) / figures.cpuSeconds)) | \(figures.peakKiB >> 10) MiB |")
-        }
-        print("\nload average after: \(Machine.loadAverage)")
+        line("\nload average after: \(Machine.loadAverage)")
     }
 
     /// Inputs per CPU-second: the median over rounds of (inputs / CPU seconds to apply them all to a new
@@ -97,6 +101,12 @@ enum LedgerBench {
             GooglePlayLedgerSource(catalog: catalog, packageName: LedgerBenchInputs.packageName),
             StripeLedgerSource(catalog: catalog, webhookSecrets: []),
         ]
+    }
+
+    /// Prints `text` at once: a long run on a busy machine shows each figure as it is measured.
+    private static func line(_ text: String) {
+        print(text)
+        fflush(nil)
     }
 
     static func format(_ rate: Double) -> String {
