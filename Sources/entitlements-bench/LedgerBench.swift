@@ -13,7 +13,9 @@ import Foundation
 /// bench) on a generated log of about 100 MB. Each rate is the median of `rounds` rounds, each into a
 /// fresh ledger; CPU time, not wall time, because the machine is shared.
 enum LedgerBench {
-    static func report(logMegabytes: Int = 100, rounds: Int = 3, executable: String) async throws {
+    static func report(logMegabytes: Int = 100, rounds: Int = 3, threadsOnly: Bool = false, executable: String)
+        async throws
+    {
         let inputs = try LedgerBenchInputs()
         line("\nledger bench on \(Machine.description), load \(Machine.loadAverage)")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-bench-\(getpid())")
@@ -24,6 +26,10 @@ enum LedgerBench {
             try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString))
         }
 
+        if threadsOnly {
+            try await threadCost(inputs: inputs, rounds: rounds, root: inputs.signer.rootCertificate, store: inMemory)
+            return
+        }
         var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
         try replay.writeLog(megabytes: logMegabytes)
         line(
@@ -39,9 +45,6 @@ enum LedgerBench {
 
         let threads = 1_000
         let wide = (0..<threads).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
-        let long = (0..<threads).map {
-            LedgerInput.notification(inputs.appStoreNotification(thread: threads, renewal: $0))
-        }
         let play = (0..<5_000).map { LedgerInput.document(inputs.playDocument(thread: $0, renewal: 0)) }
         let stripe = (0..<5_000).map { LedgerInput.document(inputs.stripeDocument(thread: $0, renewal: 0)) }
         let root = inputs.signer.rootCertificate
@@ -64,8 +67,21 @@ enum LedgerBench {
             )
         }
 
-        let wideRate = try await rate(of: wide, rounds: rounds, root: root, store: inMemory)
-        let longRate = try await rate(of: long, rounds: rounds, root: root, store: inMemory)
+        try await threadCost(inputs: inputs, rounds: rounds, root: root, store: inMemory)
+        line("\nload average after: \(Machine.loadAverage)")
+    }
+
+    /// The cost per App Store notification of 1,000 one-renewal threads and of one 1,000-renewal thread.
+    private static func threadCost(
+        inputs: LedgerBenchInputs, rounds: Int, root: Data, store: () throws -> any LedgerStore
+    ) async throws {
+        let threads = 1_000
+        let wide = (0..<threads).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
+        let long = (0..<threads).map {
+            LedgerInput.notification(inputs.appStoreNotification(thread: threads, renewal: $0))
+        }
+        let wideRate = try await rate(of: wide, rounds: rounds, root: root, store: store)
+        let longRate = try await rate(of: long, rounds: rounds, root: root, store: store)
         line("\n| App Store, in memory | µs per input | ratio |")
         line("|---|---|---|")
         line("| 1,000 one-renewal threads | \(String(format: "%.0f", 1e6 / wideRate)) | 1 |")
@@ -73,7 +89,6 @@ enum LedgerBench {
             "| one 1,000-renewal thread | \(String(format: "%.0f", 1e6 / longRate)) | \(String(format: "%.2f", wideRate / longRate))× |"
         )
 
-        line("\nload average after: \(Machine.loadAverage)")
     }
 
     /// Inputs per CPU-second: the median over rounds of (inputs / CPU seconds to apply them all to a new

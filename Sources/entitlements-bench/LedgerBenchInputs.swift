@@ -27,13 +27,14 @@ struct LedgerBenchInputs {
     /// the instant it was signed: one transaction and one renewal info inside, three signatures in all.
     func appStoreNotification(thread: Int, renewal: Int) -> LedgerNotification {
         let original = "\(run)\(String(format: "%09d", thread))"
-        let purchase = Self.start + Int64(renewal) * 30 * Self.day
+        // Daily periods: a thousand renewals stay within the test chain's validity.
+        let purchase = Self.start + Int64(renewal) * Self.day
         let signed = purchase + 60_000
         let transaction = JSONValue.object([
             "transactionId": .string(renewal == 0 ? original : "\(original)r\(renewal)"),
             "originalTransactionId": .string(original), "bundleId": .string(Self.bundleId),
             "productId": .string("com.acme.trails.pro.monthly"), "purchaseDate": .integer(purchase),
-            "originalPurchaseDate": .integer(Self.start), "expiresDate": .integer(purchase + 30 * Self.day),
+            "originalPurchaseDate": .integer(Self.start), "expiresDate": .integer(purchase + Self.day),
             "quantity": .integer(1), "type": .string("Auto-Renewable Subscription"),
             "inAppOwnershipType": .string("PURCHASED"), "signedDate": .integer(signed),
             "environment": .string("Production"), "transactionReason": .string(renewal == 0 ? "PURCHASE" : "RENEWAL"),

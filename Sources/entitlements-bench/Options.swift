@@ -28,6 +28,7 @@ struct Options {
           --ledger [--ledger-log-mb N]  the ledger: inputs per CPU-second, a long thread against many short
                            ones, and `entitlements ledger replay`'s peak memory on an N MB log (default 100;
                            build the entitlements product too: swift build -c release --product entitlements)
+          --ledger --ledger-threads  only the long thread against the many short ones
           --import         ledger import-plan on a generated RevenueCat export
         """
 
