@@ -23,7 +23,7 @@ public actor EntitlementLedger {
     public nonisolated let configuration: LedgerConfiguration
     /// The store.
     public nonisolated let store: any LedgerStore
-    private nonisolated let sources: [LedgerSourceID: any LedgerSource]
+    nonisolated let sources: [LedgerSourceID: any LedgerSource]
 
     /// A ledger reading `sources` (one per ``LedgerSourceID``; of two with one id, the last is kept) and
     /// keeping its state in `store`.

@@ -15,9 +15,12 @@ public enum LedgerOutcome: Sendable, Hashable {
     /// The purchase stays with another identified customer (the restore behaviour): its statements were
     /// kept, with that owner.
     case receiptInUseByOtherUser(owner: String)
+    /// An import's ``EntitlementLedger/assign(_:to:document:receivedAt:)`` named a purchase another
+    /// customer already owns: nothing changed.
+    case ownedByOther(owner: String)
 
     /// The outcome's name in `--outcomes` lines: `applied`, `duplicate`, `noChange`, `refreshNeeded`,
-    /// `unlinked`, `receiptInUseByOtherUser`.
+    /// `unlinked`, `receiptInUseByOtherUser`, `ownedByOther`.
     public var name: String {
         switch self {
         case .applied: "applied"
@@ -26,6 +29,7 @@ public enum LedgerOutcome: Sendable, Hashable {
         case .refreshNeeded: "refreshNeeded"
         case .unlinked: "unlinked"
         case .receiptInUseByOtherUser: "receiptInUseByOtherUser"
+        case .ownedByOther: "ownedByOther"
         }
     }
 }

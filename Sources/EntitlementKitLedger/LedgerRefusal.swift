@@ -35,6 +35,8 @@ public struct LedgerRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         /// A row of the store is damaged (its seal does not match): ``LedgerRefusal/row`` names it. Only
         /// the inputs and customers that touch it are refused.
         case damaged
+        /// An import named one customer by app user ids that two different customers hold.
+        case aliasConflict
     }
 
     /// What was wrong.

@@ -159,4 +159,211 @@ struct EndToEndLedgerImportTests {
         #expect(unknown.status == 64)
         #expect(unknown.stderrLines.first?.hasSuffix("did you mean 'export'?") == true, "\(unknown.stderr)")
     }
+
+    // MARK: backfill
+
+    /// A live Stripe subscription for `product`, its metadata naming no app user id (a vendor's purchase).
+    static func subscription(_ id: String, product: String) -> String {
+        #"{"id": "\#(id)", "object": "subscription", "status": "active", "created": 1748736000, "start_date": 1748736000, "livemode": true, "customer": "cus_\#(id)", "metadata": {}, "latest_invoice": "in_\#(id)", "cancel_at": null, "cancel_at_period_end": false, "canceled_at": null, "ended_at": null, "trial_start": null, "trial_end": null, "pause_collection": null, "cancellation_details": {"comment": null, "feedback": null, "reason": null}, "collection_method": "charge_automatically", "currency": "usd", "items": {"object": "list", "data": [{"id": "si_\#(id)", "object": "subscription_item", "quantity": 1, "price": {"id": "price_\#(product)", "object": "price", "active": true, "currency": "usd", "lookup_key": null, "product": "\#(product)", "type": "recurring", "unit_amount": 999, "recurring": {"interval": "month", "interval_count": 1, "usage_type": "licensed"}}, "current_period_start": 1748736000, "current_period_end": 1759276800}], "has_more": false, "url": "/v1/subscription_items?subscription=\#(id)"}}"#
+    }
+
+    static let at = "2025-06-10T00:00:00Z"
+
+    /// zoe's sub_Z with a document listing the Stripe customer's subscriptions (bob's sub_B too); bob's sub_B
+    /// without one; eve's Play purchase known by its order id.
+    static func backfillInputs(_ scratch: Scratch) throws -> (plan: String, documents: String) {
+        let plan = try scratch.write(
+            "plan.jsonl",
+            [
+                #"{"appUserIds": ["zoe", "\#(anonymousA)"], "purchases": [{"store": "stripe", "subscription": "sub_Z"}]}"#,
+                #"{"appUserIds": ["bob"], "purchases": [{"store": "stripe", "subscription": "sub_B"}]}"#,
+                #"{"appUserIds": ["eve"], "purchases": [{"store": "googlePlay", "orderId": "GPA.1111-2222-3333-44444"}]}"#,
+            ].joined(separator: "\n") + "\n")
+        let documents = scratch.url.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(
+            at: documents.appendingPathComponent("stripe"), withIntermediateDirectories: true)
+        let list =
+            #"{"object": "list", "data": [\#(subscription("sub_Z", product: "prod_Z")), \#(subscription("sub_B", product: "prod_B"))], "has_more": false, "url": "/v1/subscriptions"}"#
+        try Data(list.utf8).write(to: documents.appendingPathComponent("stripe/sub_Z.json"))
+        return (plan, documents.path)
+    }
+
+    static func backfill(_ plan: String, _ documents: String, state: String, outcomes: String? = nil) async throws
+        -> Tool.Result
+    {
+        var arguments = ["ledger", "backfill", "--plan", plan, "--documents", documents, "--state", state, "--at", at]
+        if let outcomes { arguments += ["--outcomes", outcomes] }
+        return try await Tool.run(arguments)
+    }
+
+    static func jsonLines(_ path: String) throws -> [JSONValue] {
+        try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).split(separator: "\n")
+            .map { try JSONValue.parse(String($0)) }
+    }
+
+    @Test(
+        "backfill: only the purchase named is taken from a document; a later document naming no one reaches the customer"
+    )
+    func backfillAssignsThePurchaseNamed() async throws {
+        let scratch = try Scratch()
+        let (plan, documents) = try Self.backfillInputs(scratch)
+        let state = scratch.url.appendingPathComponent("state").path
+        let outcomes = scratch.url.appendingPathComponent("outcomes.jsonl").path
+        let run = try await Self.backfill(plan, documents, state: state, outcomes: outcomes)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            try Self.jsonLines(outcomes) == [
+                try JSONValue.parse(
+                    #"{"line": 1, "purchase": {"store": "stripe", "subscription": "sub_Z"}, "outcome": "assigned"}"#),
+                try JSONValue.parse(
+                    #"{"line": 2, "purchase": {"store": "stripe", "subscription": "sub_B"}, "outcome": "linkedOnly"}"#),
+                try JSONValue.parse(
+                    #"{"line": 3, "purchase": {"store": "googlePlay", "orderId": "GPA.1111-2222-3333-44444"}, "outcome": "needsPurchaseToken"}"#
+                ),
+            ])
+        #expect(
+            run.stderrLines == [
+                "backfill: 3 customers (0 done before), 3 purchases: assigned 1, linkedOnly 1, ownedByOther 0, "
+                    + "needsPurchaseToken 1, refused 0"
+            ])
+        let export = try await Tool.run(["ledger", "export", "--state", state, "--at", Self.at])
+        var lines = try export.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.map { $0["appUserId"] } == [.string("bob"), .string("eve"), .string("zoe")])
+        #expect(lines[2]["activeEntitlementIds"] == .array([.string("prod_Z")]), "bob's sub_B is not zoe's")
+        #expect(lines[0]["activeEntitlementIds"] == .array([]))
+        #expect(lines[2]["aliases"] == .array([.string(Self.anonymousA)]))
+
+        // Later the server fetches sub_B (its metadata names no one): the purchase-id link gives it to bob.
+        let later = try scratch.write(
+            "later.jsonl",
+            #"{"document": {"source": "stripe", "body": \#(Self.subscription("sub_B", product: "prod_B"))}, "receivedAt": "2025-06-11T00:00:00Z"}"#
+                + "\n")
+        let replay = try await Tool.run([
+            "ledger", "replay", "--state", state, "--at", Self.at, "--outcomes", outcomes, later,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(
+            try Self.jsonLines(outcomes) == [
+                try JSONValue.parse(#"{"line": 1, "outcome": "applied", "customers": ["bob"]}"#)
+            ])
+        lines = try replay.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.first?["appUserId"] == .string("bob"))
+        #expect(lines.first?["activeEntitlementIds"] == .array([.string("prod_B")]))
+    }
+
+    /// Every file of a state directory and its bytes.
+    static func files(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let root = URL(fileURLWithPath: directory)
+        for case let path as String in FileManager.default.enumerator(atPath: directory) ?? .init() {
+            var isDirectory: ObjCBool = false
+            let url = root.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    @Test("backfill: a rerun skips the customers done and changes nothing")
+    func backfillRerunChangesNothing() async throws {
+        let scratch = try Scratch()
+        let (plan, documents) = try Self.backfillInputs(scratch)
+        let state = scratch.url.appendingPathComponent("state").path
+        let first = try await Self.backfill(plan, documents, state: state)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try Self.files(state)
+        let outcomes = scratch.url.appendingPathComponent("outcomes.jsonl").path
+        let again = try await Self.backfill(plan, documents, state: state, outcomes: outcomes)
+        #expect(again.status == 0)
+        #expect(
+            again.stderrLines.first?.hasPrefix("backfill: 3 customers (3 done before), 0 purchases") == true,
+            "\(again.stderr)")
+        #expect(try Self.jsonLines(outcomes).isEmpty)
+        #expect(try Self.files(state) == before)
+    }
+
+    @Test("backfill: interrupted after two customers, a second run does the rest and ends where one run ends")
+    func backfillResumes() async throws {
+        let scratch = try Scratch()
+        let (plan, documents) = try Self.backfillInputs(scratch)
+        let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: plan)), as: UTF8.self)
+        let firstTwo = try scratch.write(
+            "first-two.jsonl", text.split(separator: "\n").prefix(2).joined(separator: "\n") + "\n")
+        let state = scratch.url.appendingPathComponent("state").path
+        _ = try await Self.backfill(firstTwo, documents, state: state)
+        let outcomes = scratch.url.appendingPathComponent("outcomes.jsonl").path
+        let resumed = try await Self.backfill(plan, documents, state: state, outcomes: outcomes)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(
+            resumed.stderrLines.first?.hasPrefix("backfill: 3 customers (2 done before), 1 purchase") == true,
+            "\(resumed.stderr)")
+        #expect(try Self.jsonLines(outcomes).map { $0["line"] } == [.integer(3)])
+
+        let whole = scratch.url.appendingPathComponent("whole").path
+        _ = try await Self.backfill(plan, documents, state: whole)
+        let resumedExport = try await Tool.run(["ledger", "export", "--state", state, "--at", Self.at])
+        let wholeExport = try await Tool.run(["ledger", "export", "--state", whole, "--at", Self.at])
+        #expect(resumedExport.stdout == wholeExport.stdout)
+        #expect(!wholeExport.stdout.isEmpty)
+    }
+
+    @Test("backfill: malformed plan lines located, a purchase owned by another, ids of two customers; exit 65")
+    func backfillRefusals() async throws {
+        let scratch = try Scratch()
+        let (plan, documents) = try Self.backfillInputs(scratch)
+        let state = scratch.url.appendingPathComponent("state").path
+        _ = try await Self.backfill(plan, documents, state: state)
+        let second = try scratch.write(
+            "second.jsonl",
+            [
+                #"{"appUserIds": ["ann"], "purchases": [{"store": "stripe", "subscription": "sub_Z"}]}"#,
+                #"{"appUserIds": ["zoe"], "purchases": [{"store": "appStore", "originalTransactionId": "12x"}]}"#,
+                "",
+                #"{"appUserIds": ["zoe", "bob"], "purchases": [{"store": "stripe", "subscription": "sub_Q"}]}"#,
+                "not json",
+            ].joined(separator: "\n") + "\n")
+        let outcomes = scratch.url.appendingPathComponent("outcomes.jsonl").path
+        let run = try await Self.backfill(second, documents, state: state, outcomes: outcomes)
+        #expect(run.status == 65)
+        let lines = try Self.jsonLines(outcomes)
+        #expect(lines.map { $0["line"] } == [.integer(1), .integer(2), .integer(4), .integer(5)])
+        #expect(
+            lines.map { $0["outcome"] } == [
+                .string("ownedByOther"), .string("refused"), .string("refused"), .string("refused"),
+            ])
+        #expect(lines[0]["owner"] == .string("zoe"))
+        #expect(lines[1]["purchase"] == nil, "a malformed line names no purchase")
+        if case .string(let error)? = lines[2]["error"] {
+            #expect(error.hasPrefix("aliasConflict: "), "\(error)")
+        } else {
+            Issue.record("no error in \(lines[2])")
+        }
+        #expect(
+            run.stderrLines.first?.hasPrefix("error: line 2: purchases[0].originalTransactionId: \"12x\" is not")
+                == true, "\(run.stderr)")
+        #expect(run.stderrLines.contains { $0.hasPrefix("error: line 5: ") })
+    }
+
+    @Test("backfill: usage is 64, a missing documents folder 66")
+    func backfillUsage() async throws {
+        let scratch = try Scratch()
+        let (plan, documents) = try Self.backfillInputs(scratch)
+        let state = scratch.url.appendingPathComponent("state").path
+        let noPlan = try await Tool.run(["ledger", "backfill", "--documents", documents, "--state", state])
+        #expect(noPlan.status == 64)
+        let noState = try await Tool.run(["ledger", "backfill", "--plan", plan, "--documents", documents])
+        #expect(noState.status == 64)
+        let environment = try await Tool.run([
+            "ledger", "backfill", "--plan", plan, "--documents", documents, "--state", state, "--environment", "live",
+        ])
+        #expect(environment.status == 64)
+        let noFolder = try await Self.backfill(plan, scratch.url.appendingPathComponent("none").path, state: state)
+        #expect(noFolder.status == 66)
+        let samePlan = try await Self.backfill(plan, documents, state: state, outcomes: plan)
+        #expect(samePlan.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: state), "nothing was assigned")
+        let help = try await Tool.run(["ledger", "backfill", "--help"])
+        #expect(help.stdout.hasPrefix("USAGE: entitlements ledger backfill --plan FILE"))
+    }
 }

@@ -18,6 +18,8 @@ struct LedgerPosting {
     /// the statement): the thread as it was, for `transferIfNoActiveSubscriptions`.
     private var replaced: [String: [String: LedgerRecord?]] = [:]
     private var changed: Set<String> = []
+    /// Import hook: per thread touched, the app user id an import assigned a store id of its records to.
+    private var assigned: [String: String] = [:]
 
     init(
         identity: LedgerIdentity, source: any LedgerSource, sources: [LedgerSourceID: any LedgerSource],
@@ -64,6 +66,10 @@ struct LedgerPosting {
             let key = try await threadKey(of: record)
             try await load(key)
             if try await keep(record, in: key) { changed.insert(key) }
+            // Import hook: a purchase-id link of any store id the record names follows it into its thread.
+            if assigned[key] == nil {
+                assigned[key] = try await LedgerPurchaseLinks(rows: rows).assignedAppUserId(of: record, in: source.id)
+            }
         }
         for key in changed { if let head = heads[key] { try await rows.save(head) } }
 
@@ -253,6 +259,10 @@ struct LedgerPosting {
 
     /// The customer a token of the thread's records was registered to with `link`, if any.
     private func registeredCustomer(of thread: LedgerThreadHead) async throws(LedgerRefusal) -> LedgerCustomerID? {
+        // Import hook: a purchase an import assigned (a purchase-id link) is that customer's, token or not.
+        var assigned = assigned[thread.id.key]
+        if assigned == nil { assigned = try await LedgerPurchaseLinks(rows: rows).assignedAppUserId(of: thread.id) }
+        if let assigned { return try await identity.customer(for: assigned).id }
         for link in thread.accountLinks {
             if let key = link.key, let registered = try await rows.registeredAppUserId(for: key) {
                 return try await identity.customer(for: registered).id

@@ -25,7 +25,10 @@ extension EntitlementLedger {
             for id in try await rows.customerIDs() {
                 do throws(LedgerRefusal) {
                     if let customer = try await rows.customer(id) {
-                        customers.append(LedgerCustomerName(appUserIds: customer.appUserIds, isAnonymous: isAnonymous))
+                        let planned = try await LedgerPurchaseLinks(rows: rows).plannedName(among: customer.appUserIds)
+                        customers.append(
+                            LedgerCustomerName(
+                                appUserIds: customer.appUserIds, plannedName: planned, isAnonymous: isAnonymous))
                     }
                 } catch {
                     unreadable.append(error)

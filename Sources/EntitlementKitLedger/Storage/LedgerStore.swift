@@ -21,6 +21,9 @@ public enum LedgerTable: String, Sendable, Hashable, CaseIterable, Codable {
     case notifications
     /// Counters (the next customer number).
     case counters
+    /// What an import asserted (`assign`): purchase-id links, by `purchase:source:key`, the app user id
+    /// the purchase belongs to; planned names, by `name:id`; backfilled plan lines, by `done:digest`.
+    case purchaseLinks
 }
 
 /// Where a ledger keeps its state: threads, customers (alias sets), links and seen notification ids.

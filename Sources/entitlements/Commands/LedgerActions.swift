@@ -1,8 +1,10 @@
 /// The `ledger` actions besides `replay`, each a command of its own whose definition is named
-/// `ledger ACTION`: `ledger import-plan`, `ledger export`. `LedgerCommand` hands them their arguments
+/// `ledger ACTION`: `ledger import-plan`, `ledger backfill`, `ledger export`. `LedgerCommand` hands them their arguments
 /// (the action first) and their `--help`.
 enum LedgerActions {
-    static var commands: [any Command.Type] { [LedgerImportPlanCommand.self, LedgerExportCommand.self] }
+    static var commands: [any Command.Type] {
+        [LedgerImportPlanCommand.self, LedgerBackfillCommand.self, LedgerExportCommand.self]
+    }
 
     /// Every action's name, `replay` first.
     static var names: [String] { ["replay"] + commands.map(action(of:)) }

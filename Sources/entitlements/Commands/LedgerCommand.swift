@@ -19,7 +19,8 @@ enum LedgerCommand: Command {
             + "[--state DIR] [--outcomes FILE] [--at T] LOG",
         summary:
             "Replay a log of store notifications and documents into a ledger and print every customer's snapshot; "
-            + "also import-plan and export (see 'ledger import-plan --help', 'ledger export --help').",
+            + "also import-plan, backfill and export (see 'ledger import-plan --help', 'ledger backfill --help', "
+            + "'ledger export --help').",
         discussion: """
             LOG is JSON Lines, one input per line: {"notification": {"source", "body", "headers"}, "receivedAt"}, \
             {"document": {"source", "body", "purchaseToken"?, "appUserId"?}, "receivedAt"}, {"logIn": {"from", \
@@ -237,7 +238,8 @@ enum LedgerCommand: Command {
         return "\(refusal.description) (row \(row))"
     }
 
-    private static func configuration(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
+    /// The ledger's configuration from `--restore-behavior` and `--environment` (the replay's and backfill's).
+    static func configuration(_ arguments: ParsedArguments, command: String) throws(CommandFailure)
         -> LedgerConfiguration
     {
         var configuration = LedgerConfiguration()
@@ -250,15 +252,7 @@ enum LedgerCommand: Command {
             }
             configuration.restoreBehavior = behavior
         }
-        switch arguments.value("--environment") {
-        case nil, "production": configuration.environments = [.production]
-        case "sandbox": configuration.environments = [.sandbox]
-        case "both": configuration.environments = [.production, .sandbox]
-        case let text?:
-            throw .usage(
-                "--environment: \(ArgumentQuoting.json(text)) is not production, sandbox or both"
-                    + Spelling.hint(for: text, among: ["production", "sandbox", "both"]), command: command)
-        }
+        configuration.environments = try LedgerEnvironmentOption.environments(arguments, command: command)
         return configuration
     }
 }
