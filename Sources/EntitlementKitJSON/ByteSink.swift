@@ -63,6 +63,14 @@ package struct ByteSink: ~Copyable {
     /// The bytes written, copied out.
     package var data: Data { Data(bytes: base, count: count) }
 
+    /// The bytes written, handed to a `Data` that frees them: no copy.
+    package consuming func takeData() -> Data {
+        let data = Data(
+            bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        discard self
+        return data
+    }
+
     /// The bytes written, copied out.
     package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 

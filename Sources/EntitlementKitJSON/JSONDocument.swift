@@ -38,15 +38,8 @@ import Foundation
             throw error
         }
         self.bytes = bytes
-        // The tape grew by doubling: a large document gives back what it did not use.
-        if builder.tape.capacity > builder.tape.count + builder.tape.count / 4 + 1024 {
-            var shrunk: [UInt64] = []
-            shrunk.reserveCapacity(builder.tape.count)
-            shrunk.append(contentsOf: builder.tape)
-            tape = shrunk
-        } else {
-            tape = builder.tape
-        }
+        // Copied out at its exact length: a large document keeps none of the room the tape grew into.
+        tape = builder.words
         rootPath = .root
     }
 
@@ -81,19 +74,26 @@ import Foundation
         kind.rawValue << 60 | UInt64(min(length, lengthLimit)) << 32 | UInt64(UInt32(truncatingIfNeeded: offset))
     }
 
-    @inlinable static func kind(of word: UInt64) -> Kind { Kind(rawValue: word >> 60) ?? .null }
+    @inlinable @inline(__always) static func kind(of word: UInt64) -> Kind {
+        // The kinds are numbered 0…9 in declaration order, so a kind's raw value is its tag: no table lookup.
+        let raw = UInt8(truncatingIfNeeded: word >> 60)
+        return raw <= Kind.object.rawValue ? unsafeBitCast(raw, to: Kind.self) : .null
+    }
+    /// Whether `word` is an array's or an object's (kinds 8 and 9): one shift, where ``kind(of:)`` is a lookup.
+    @inlinable @inline(__always) static func isContainer(_ word: UInt64) -> Bool { word >> 61 == 4 }
+    /// Whether `word` is a string without escapes or non-ASCII bytes.
+    @inlinable @inline(__always) static func isASCIIString(_ word: UInt64) -> Bool {
+        word >> 60 == Kind.asciiString.rawValue
+    }
     @inlinable static func offset(of word: UInt64) -> Int { Int(word & 0xFFFF_FFFF) }
     @inlinable static func storedLength(of word: UInt64) -> Int { Int((word >> 32) & 0x0FFF_FFFF) }
 
     @inlinable func kind(at index: Int) -> Kind { Self.kind(of: tape[index]) }
 
     /// The index of the word after the value at `index` (after the whole container).
-    @inlinable func next(after index: Int) -> Int {
+    @inlinable @inline(__always) func next(after index: Int) -> Int {
         let word = tape[index]
-        switch Self.kind(of: word) {
-        case .array, .object: return index + 1 + Self.offset(of: word)
-        default: return index + 1
-        }
+        return Self.isContainer(word) ? index + 1 + Self.offset(of: word) : index + 1
     }
 
     /// The number of children of the container at `index`.
@@ -206,39 +206,84 @@ import Foundation
         return decodedString(first, in: bytes) == decodedString(second, in: bytes)
     }
 
-    /// Whether two byte runs are equal.
+    /// Whether two byte runs are equal. Keys are short: up to 24 bytes compare in line, where a call to
+    /// `memcmp` for every key found cost more than the comparison.
     @inlinable
     static func sameBytes(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard one.count == other.count else { return false }
         guard let first = one.baseAddress, let second = other.baseAddress else { return true }
-        return memcmp(first, second, one.count) == 0
+        guard one.count <= 24 else { return memcmp(first, second, one.count) == 0 }
+        var difference: UInt8 = 0
+        for offset in 0..<one.count { difference |= first[offset] ^ second[offset] }
+        return difference == 0
+    }
+
+    /// Whether `one` sorts before `other`, byte by byte (a prefix first).
+    static func precedes(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(one.count, other.count)
+        if common > 0, let first = one.baseAddress, let second = other.baseAddress {
+            let order = memcmp(first, second, common)
+            if order != 0 { return order < 0 }
+        }
+        return one.count < other.count
     }
 
     /// The value of member `name` of the object at `index`, or `nil`. Keys compare as Swift strings do
-    /// (canonical equivalence), by their bytes when both are plain ASCII.
+    /// (canonical equivalence), by their bytes when both are plain ASCII: a plain key of another length is
+    /// passed over on its word alone, and the members are stepped over on the tape without decoding them.
     @inlinable func member(_ name: String, ofObjectAt index: Int) -> Int? {
-        var name = name
-        return name.withUTF8 { utf8 -> Int? in
-            let isASCII = utf8.allSatisfy { $0 < 0x80 }
+        if let found = name.utf8.withContiguousStorageIfAvailable({ member(utf8: $0, ofObjectAt: index) }) {
+            return found
+        }
+        var copy = name
+        return copy.withUTF8 { member(utf8: $0, ofObjectAt: index) }
+    }
+
+    @inlinable func member(utf8 name: UnsafeBufferPointer<UInt8>, ofObjectAt index: Int) -> Int? {
+        guard Self.isPlainASCII(name) else { return member(decoded: name, ofObjectAt: index) }
+        return tape.withUnsafeBufferPointer { tape -> Int? in
+            let target = UInt64(name.count) << 32
+            let end = index + 1 + Self.offset(of: tape[index])
             var key = index + 1
-            let end = next(after: index)
             while key < end {
                 let word = tape[key]
-                if isASCII, Self.kind(of: word) == .asciiString {
-                    let length = Self.storedLength(of: word)
-                    if length != utf8.count, length != Self.lengthLimit {
-                        key = next(after: key + 1)
-                        continue
+                // An ASCII key's kind and length against the name's in one comparison.
+                if word & 0xFFFF_FFFF_0000_0000 == Kind.asciiString.rawValue << 60 | target {
+                    let start = Self.offset(of: word)
+                    // The first byte tells most keys of one length apart (`expiration_…`, `transaction_…`).
+                    if name.isEmpty || bytes[start] == name[0],
+                        Self.sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<start + name.count]), name)
+                    {
+                        return key + 1
                     }
-                    let text = Self.text(of: word, in: bytes)
-                    if Self.sameBytes(text, utf8) { return key + 1 }
-                } else if Self.decodedString(word, in: bytes) == String(decoding: utf8, as: UTF8.self) {
-                    return key + 1
+                } else if !Self.isASCIIString(word) || Self.storedLength(of: word) == Self.lengthLimit {
+                    // Escapes, non-ASCII text or a saturated length: compared as strings.
+                    if Self.decodedString(word, in: bytes) == String(decoding: name, as: UTF8.self) { return key + 1 }
                 }
-                key = next(after: key + 1)
+                let value = tape[key + 1]
+                key = Self.isContainer(value) ? key + 2 + Self.offset(of: value) : key + 2
             }
             return nil
         }
+    }
+
+    /// ``member(_:ofObjectAt:)`` for a name that is not plain ASCII: every key compared as a string.
+    @usableFromInline func member(decoded name: UnsafeBufferPointer<UInt8>, ofObjectAt index: Int) -> Int? {
+        let text = String(decoding: name, as: UTF8.self)
+        var key = index + 1
+        let end = next(after: index)
+        while key < end {
+            if Self.decodedString(tape[key], in: bytes) == text { return key + 1 }
+            key = next(after: key + 1)
+        }
+        return nil
+    }
+
+    /// Whether every byte is below 0x80.
+    @inlinable static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var high: UInt8 = 0
+        for byte in text { high |= byte }
+        return high < 0x80
     }
 
     /// The path of the value at `index`: found by walking down from the root.

@@ -68,6 +68,10 @@ public struct JSONNode: Sendable, Hashable {
     /// The string, or `nil` when the value is not one.
     package var stringValue: String? { kind == .string ? document.string(at: index) : nil }
 
+    /// Whether the value is a number written without a fraction or an exponent that fits 64 bits (what
+    /// ``value`` gives as `.integer`).
+    package var isInteger: Bool { document.kind(at: index) == .integer }
+
     /// The boolean, or `nil` when the value is not one.
     package var boolValue: Bool? {
         switch document.kind(at: index) {
@@ -127,6 +131,30 @@ public struct JSONNode: Sendable, Hashable {
             try body(document.string(at: key), JSONNode(document, key + 1))
             key = document.next(after: key + 1)
         }
+    }
+
+    /// The members of an object in ascending key order (by UTF-8 bytes), for readers whose first reported
+    /// problem must not depend on the order the document was written in. Fails when this is not an object.
+    package func membersInKeyOrder() throws(DocumentError) -> [(key: String, node: JSONNode)] {
+        guard document.kind(at: index) == .object else { throw typeMismatch("an object") }
+        var keys: [Int] = []
+        keys.reserveCapacity(document.childCount(at: index))
+        var key = index + 1
+        let end = document.next(after: index)
+        var allPlain = true
+        while key < end {
+            keys.append(key)
+            allPlain = allPlain && JSONDocument.isASCIIString(document.tape[key])
+            key = document.next(after: key + 1)
+        }
+        let document = document
+        if allPlain {
+            // Plain keys compare by their bytes in place: no strings made to sort them.
+            keys.sort { JSONDocument.precedes(document.text(at: $0), document.text(at: $1)) }
+            return keys.map { (document.string(at: $0), JSONNode(document, $0 + 1)) }
+        }
+        return keys.map { (document.string(at: $0), JSONNode(document, $0 + 1)) }
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The elements of an array, in order.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one validating pass over a document's bytes: checks RFC 8259 strictly and writes the tape
 /// (``JSONDocument``), one word per value and per key, in document order.
 ///
@@ -5,27 +7,28 @@
 /// trailing content, truncation, duplicate keys in one object, nesting deeper than
 /// ``JSONValue/maximumNestingDepth``, lone surrogate escapes, numbers out of range. The path is kept as
 /// tape indices while reading and spelled out only for an error.
-struct JSONTapeBuilder {
+struct JSONTapeBuilder: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
-    private(set) var tape: [UInt64] = []
-    /// Where the reading is: the key (a tape index) or the element index in each open container.
-    private var steps: [Step] = []
+    private var tape: GrowableBuffer<UInt64>
+    /// Where the reading is, per open container: the key's tape index (0 and up) or, for an array, the
+    /// element index `i` stored as `-1 - i`.
+    private var steps = GrowableBuffer<Int>(capacity: 32)
     /// The keys of the objects being read (tape indices), for the duplicate check.
-    private var openKeys: [Int] = []
-
-    private enum Step {
-        case key(Int)
-        case index(Int)
-    }
+    private var openKeys = GrowableBuffer<Int>(capacity: 64)
+    /// Each open key's ``fingerprint(of:)``, at the same position as in `openKeys`.
+    private var openFingerprints = GrowableBuffer<UInt64>(capacity: 64)
 
     /// Objects with more keys than this check duplicates through a set rather than one by one.
     private static let linearKeyLimit = 24
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        tape.reserveCapacity(min(bytes.count / 8, 1 << 20) + 16)
+        tape = GrowableBuffer(capacity: min(bytes.count / 8, 1 << 20) + 16)
     }
+
+    /// The tape built, exactly as long as it is.
+    var words: [UInt64] { tape.elements(0..<tape.count) }
 
     mutating func build() throws(DocumentError) {
         guard bytes.count <= Int(UInt32.max) else { throw failure("the document is larger than 4 GiB") }
@@ -60,7 +63,10 @@ struct JSONTapeBuilder {
         let container = openContainer()
         let firstKey = openKeys.count
         var keySet: Set<String>?
-        defer { openKeys.removeSubrange(firstKey...) }
+        defer {
+            openKeys.removeSuffix(from: firstKey)
+            openFingerprints.removeSuffix(from: firstKey)
+        }
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -83,7 +89,7 @@ struct JSONTapeBuilder {
             }
             position += 1
             skipWhitespace()
-            steps.append(.key(key))
+            steps.append(key)
             try parseValue(depth: depth)
             if try !insertKey(key, firstKey: firstKey, into: &keySet) {
                 let name = JSONDocument.decodedString(tape[key], in: bytes)
@@ -105,24 +111,58 @@ struct JSONTapeBuilder {
 
     /// Adds the key at tape index `key` to the open object's keys; `false` when an equal key is there.
     /// Keys are equal as Swift strings are (canonical equivalence), as the object's dictionary compares them.
+    /// Plain ASCII keys are told apart by a fingerprint of their length and first and last bytes, and their
+    /// bytes compared only when the fingerprints agree.
+    @inline(__always)
     private mutating func insertKey(_ key: Int, firstKey: Int, into keySet: inout Set<String>?) throws(DocumentError)
         -> Bool
     {
+        let word = tape[key]
+        let print = fingerprint(of: word)
+        defer {
+            openKeys.append(key)
+            openFingerprints.append(print)
+        }
         if keySet == nil, openKeys.count - firstKey < Self.linearKeyLimit {
-            let word = tape[key]
             var other = firstKey
             while other < openKeys.count {
-                if JSONDocument.sameKey(tape[openKeys[other]], word, in: bytes) { return false }
+                let otherPrint = openFingerprints[other]
+                if print != 0, otherPrint != 0 {
+                    if print == otherPrint, JSONDocument.sameKey(tape[openKeys[other]], word, in: bytes) {
+                        return false
+                    }
+                } else if JSONDocument.sameKey(tape[openKeys[other]], word, in: bytes) {
+                    return false
+                }
                 other += 1
             }
-            openKeys.append(key)
             return true
         }
         if keySet == nil {
-            keySet = Set(openKeys[firstKey...].map { JSONDocument.decodedString(tape[$0], in: bytes) })
+            keySet = Set(
+                openKeys.elements(firstKey..<openKeys.count).map { JSONDocument.decodedString(tape[$0], in: bytes) })
         }
-        openKeys.append(key)
         return keySet?.insert(JSONDocument.decodedString(tape[key], in: bytes)).inserted ?? false
+    }
+
+    /// Length, first and last eight bytes of a plain ASCII key folded into a non-zero word (equal keys have
+    /// equal fingerprints); 0 for any other key, which is compared as a string.
+    @inline(__always)
+    private func fingerprint(of word: UInt64) -> UInt64 {
+        guard JSONDocument.isASCIIString(word) else { return 0 }
+        let start = JSONDocument.offset(of: word)
+        let length = JSONDocument.storedLength(of: word)
+        guard length != JSONDocument.lengthLimit, let base = bytes.baseAddress else { return 0 }
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if length >= 8 {
+            let raw = UnsafeRawPointer(base + start)
+            head = raw.loadUnaligned(as: UInt64.self)
+            tail = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        } else {
+            for offset in 0..<length { head = head << 8 | UInt64(base[start + offset]) }
+        }
+        return (head &* 0x9E37_79B9_7F4A_7C15 ^ tail ^ UInt64(length) << 56) | 1
     }
 
     private mutating func parseArray(depth: Int) throws(DocumentError) {
@@ -140,7 +180,7 @@ struct JSONTapeBuilder {
         }
         while true {
             skipWhitespace()
-            steps.append(.index(count))
+            steps.append(-1 - count)
             try parseValue(depth: depth)
             steps.removeLast()
             count += 1
@@ -293,12 +333,12 @@ struct JSONTapeBuilder {
     }
 
     private mutating func expectLiteral(_ literal: StaticString, _ kind: JSONDocument.Kind) throws(DocumentError) {
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        guard position + expected.count <= bytes.count,
-            UnsafeBufferPointer(rebasing: bytes[position..<position + expected.count]).elementsEqual(expected)
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count, let base = bytes.baseAddress,
+            memcmp(base + position, literal.utf8Start, count) == 0
         else { throw failure("unexpected \(describeCurrent()) where a value was expected") }
-        tape.append(JSONDocument.word(kind, length: expected.count, offset: position))
-        position += expected.count
+        tape.append(JSONDocument.word(kind, length: count, offset: position))
+        position += count
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -402,11 +442,8 @@ struct JSONTapeBuilder {
         let end = min(position, bytes.count)
         var line = 1
         for index in 0..<end where bytes[index] == 0x0A { line += 1 }
-        let components = steps.map { step -> JSONPath.Component in
-            switch step {
-            case .key(let index): .key(JSONDocument.decodedString(tape[index], in: bytes))
-            case .index(let index): .index(index)
-            }
+        let components = steps.elements(0..<steps.count).map { step -> JSONPath.Component in
+            step >= 0 ? .key(JSONDocument.decodedString(tape[step], in: bytes)) : .index(-1 - step)
         }
         return DocumentError(kind: .syntax, path: JSONPath(components: components), reason: reason, line: line)
     }

@@ -34,10 +34,8 @@ public struct BulkMigration: Sendable {
     public func convert(_ line: JSONLine, maximumLineLength: Int = JSONLinesReader.defaultMaximumLineLength) -> Result<
         Data, LineFailure
     > {
-        decoder.snapshot(of: line, format: format, at: instant, maximumLineLength: maximumLineLength).map { snapshot in
-            var output = snapshot.canonicalJSONData(compact: true)
-            output.append(0x0A)
-            return output
+        decoder.snapshot(of: line, format: format, at: instant, maximumLineLength: maximumLineLength).map {
+            $0.canonicalJSONLine()
         }
     }
 

@@ -32,6 +32,7 @@ public struct JSONLinesEnvelope: Sendable, Hashable {
         }
         let providerNode = try record.optional("provider")
         self.provider = try providerNode?.string()
-        self.providerPath = providerNode?.path ?? record.path.appending("provider")
+        // The member's path, spelled without walking the document: the path is made for every record.
+        self.providerPath = record.path.appending("provider")
     }
 }

@@ -43,6 +43,9 @@ struct Bench {
                 }
             }
         }
+        if let baseline = options.baseline {
+            for corpus in [revenueCat, qonversion] { try compare(with: baseline, corpus: corpus) }
+        }
         if options.python {
             try python(revenueCat, swiftRate: oneJob[revenueCat.name], swiftCPURate: oneJobCPU[revenueCat.name])
         }
@@ -91,10 +94,26 @@ struct Bench {
         return Corpus(name: name, path: url.path, bytes: data.count, documents: options.documents)
     }
 
+    /// `migrate --jobs 1` of `corpus` by this build and by `baseline`, runs alternating so that both see the
+    /// same load; the row gives the ratio of the median CPU seconds (below 1: this build is faster).
+    private func compare(with baseline: String, corpus: Corpus) throws {
+        var this: [[Double]] = []
+        var other: [[Double]] = []
+        for _ in 0..<max(options.repetitions, 5) {
+            other += try child(["--child-migrate", corpus.path, "1"], corpus: corpus, executable: baseline, runs: 1)
+            this += try child(["--child-migrate", corpus.path, "1"], corpus: corpus, runs: 1)
+        }
+        let (_, baselineCPURate) = report("migrate \(corpus.name) --jobs 1, baseline build", other, corpus: corpus)
+        let (_, cpuRate) = report("migrate \(corpus.name) --jobs 1, this build (alternating)", this, corpus: corpus)
+        print("| ↳ CPU seconds, this build / baseline | | | \(format(baselineCPURate / cpuRate, 2))× | | |")
+    }
+
     /// One child run per repetition; each line is `seconds records failed output-bytes peak-KiB cpu-seconds`.
-    private func child(_ arguments: [String], corpus: Corpus) throws -> [[Double]] {
-        try (0..<options.repetitions).map { _ in
-            let output = try Subprocess.run(executable, arguments)
+    private func child(_ arguments: [String], corpus: Corpus, executable: String? = nil, runs: Int? = nil) throws
+        -> [[Double]]
+    {
+        try (0..<(runs ?? options.repetitions)).map { _ in
+            let output = try Subprocess.run(executable ?? self.executable, arguments)
             let fields = output.split(separator: " ").compactMap {
                 Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }

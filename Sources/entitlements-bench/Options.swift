@@ -8,13 +8,18 @@ struct Options {
     var python = true
     /// Where to write the corpora and keep them (for profiling a single run); a temporary folder else.
     var corpusDirectory: String?
+    /// Another build of this bench (an earlier commit's) whose `migrate` runs alternate with this one's.
+    var baseline: String?
 
     static let usage = """
         usage: entitlements-bench [--docs N] [--large] [--repetitions N] [--no-python] [--keep-corpora DIR]
+                                  [--baseline BENCH]
           --docs N         documents per vendor corpus (default 10000, about 24 MB each)
           --large          100000 documents per corpus (about 240 MB each)
           --repetitions N  runs per figure, median reported (default 3)
           --no-python      skip the Python json/orjson yardstick
+          --baseline BENCH another build of entitlements-bench (an earlier commit's): its migrate runs
+                           alternate with this build's on the same corpora, and the CPU ratio is reported
           --keep-corpora DIR  write the corpora into DIR and keep them, e.g. to profile one run:
                            valgrind --tool=callgrind entitlements-bench --child-migrate DIR/revenuecat.jsonl 1
                            valgrind --tool=callgrind entitlements-bench --child-warm DIR/revenuecat.jsonl 100000
@@ -28,6 +33,9 @@ struct Options {
             case "--large": documents = 100_000
             case "--repetitions": repetitions = try Self.count(remaining.popFirst(), for: argument)
             case "--no-python": python = false
+            case "--baseline":
+                guard let executable = remaining.popFirst() else { throw BenchFailure("--baseline needs a bench") }
+                baseline = executable
             case "--keep-corpora":
                 guard let directory = remaining.popFirst() else { throw BenchFailure("--keep-corpora needs a folder") }
                 corpusDirectory = directory

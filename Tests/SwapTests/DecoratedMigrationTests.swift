@@ -29,6 +29,119 @@ struct DecoratedMigrationTests {
     }
 }
 
+/// An app's own decorator around the cache a migrating provider gives its client keeps the migration working:
+/// the client tells the cache the customer it starts with and the configuration it launches under through
+/// requirements of ``EntitlementCache`` that the decorator forwards, not by checking the cache's type.
+@Suite("A decorated cut-over cache keeps the shadow in step", .timeLimit(.minutes(5)))
+struct DecoratedCutOverCacheTests {
+    let old = ScriptedProvider("revenuecat", at: CutOverIdentityTests.now)
+    let new = ScriptedProvider("qonversion", at: CutOverIdentityTests.now)
+    let directory = CutOverIdentityTests.CacheDirectory()
+
+    @Test func theStartingCustomerReachesTheShadowsPartThroughTheDecorator() async throws {
+        // The old backend alone wrote alice into its own part only.
+        _ = try await EntitlementClient(provider: old, cache: try directory.open()).logIn("alice")
+        #expect(try await directory.open().partition(for: new).storedAppUserId() == nil)
+        let provider = CacheDecoratingProvider(wrapping: MigratingProvider(serving: old, shadow: new))
+        let client = try await EntitlementClient(provider: provider, cache: try directory.open())
+        #expect(await client.appUserId == "alice")
+        #expect(provider.decoratedCaches > 0, "the client used the decorated cache")
+        #expect(try await directory.open().partition(for: new).storedAppUserId() == "alice")
+    }
+
+    @Test func startingTheShadowThroughADecoratedCacheAsksForASync() async throws {
+        _ = try await EntitlementClient(provider: old, cache: try directory.open()).logIn("alice")
+        let provider = CacheDecoratingProvider(wrapping: MigratingProvider(serving: old, shadow: new))
+        let client = try await EntitlementClient(provider: provider, cache: try directory.open())
+        #expect(await client.needsPurchaseSync, "a new stage of the migration, seen through the decorated cache")
+    }
+}
+
+/// A provider that hands its client the wrapped provider's cache inside ``ForwardingCache``, as an app that
+/// logs its cache's reads and writes would.
+final class CacheDecoratingProvider: EntitlementProvider, @unchecked Sendable {
+    private let counting: CountingProvider
+    private let lock = NSLock()
+    private var count = 0
+
+    init(wrapping wrapped: any EntitlementProvider) { counting = CountingProvider(wrapping: wrapped) }
+
+    var decoratedCaches: Int { lock.withLock { count } }
+
+    var provider: ProviderID { counting.provider }
+    var storageNamespace: String { counting.storageNamespace }
+    var shadowStorageNamespace: String? { counting.shadowStorageNamespace }
+    func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
+        lock.withLock { count += 1 }
+        return ForwardingCache(wrapping: counting.clientCache(in: cache))
+    }
+    func makeAnonymousAppUserId() -> String { counting.makeAnonymousAppUserId() }
+    func isAnonymous(_ appUserId: String) -> Bool { counting.isAnonymous(appUserId) }
+    func makeChangeSignals() -> AsyncStream<Void>? { counting.makeChangeSignals() }
+
+    func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
+        try await counting.snapshot(for: appUserId)
+    }
+
+    func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?) async throws(EntitlementClientError)
+        -> ValidatedSnapshot
+    {
+        try await counting.snapshot(for: appUserId, revalidating: cached)
+    }
+
+    func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
+        -> LogInResult
+    {
+        try await counting.logIn(from: currentAppUserId, to: newAppUserId)
+    }
+
+    func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try await counting.syncPurchases(receipt, for: appUserId)
+    }
+
+    func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
+        -> EntitlementSnapshot
+    {
+        try await counting.reportPurchase(purchase, for: appUserId)
+    }
+}
+
+/// Passes every requirement of ``EntitlementCache`` to the cache it wraps.
+struct ForwardingCache: EntitlementCache {
+    let wrapped: any EntitlementCache
+
+    init(wrapping wrapped: any EntitlementCache) { self.wrapped = wrapped }
+
+    func partition(for provider: any EntitlementProvider) -> any EntitlementCache {
+        ForwardingCache(wrapping: wrapped.partition(for: provider))
+    }
+    func sharedStateStamp() -> CacheStamp? { wrapped.sharedStateStamp() }
+    func entry(for appUserId: String) async -> EntitlementCacheEntry? { await wrapped.entry(for: appUserId) }
+    func store(_ entry: EntitlementCacheEntry, for appUserId: String) async throws(EntitlementCacheError) {
+        try await wrapped.store(entry, for: appUserId)
+    }
+    func removeEntry(for appUserId: String) async { await wrapped.removeEntry(for: appUserId) }
+    func storedAppUserId() async -> String? { await wrapped.storedAppUserId() }
+    func storeAppUserId(_ appUserId: String) async throws(EntitlementCacheError) {
+        try await wrapped.storeAppUserId(appUserId)
+    }
+    func trustedFloor() async -> Date? { await wrapped.trustedFloor() }
+    func storeTrustedFloor(_ floor: Date) async throws(EntitlementCacheError) {
+        try await wrapped.storeTrustedFloor(floor)
+    }
+    func recordStartingAppUserId(_ appUserId: String) async throws(EntitlementCacheError) {
+        try await wrapped.recordStartingAppUserId(appUserId)
+    }
+    func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool {
+        await wrapped.recordLaunch(configuration)
+    }
+    func recordPurchasesSynced(_ configuration: LaunchConfiguration) async {
+        await wrapped.recordPurchasesSynced(configuration)
+    }
+}
+
 /// Forwards every call to the provider it wraps and counts them, as an app's logging or metrics wrapper would.
 final class CountingProvider: EntitlementProvider, @unchecked Sendable {
     let wrapped: any EntitlementProvider

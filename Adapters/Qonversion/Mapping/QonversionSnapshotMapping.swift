@@ -8,14 +8,15 @@ extension EntitlementSnapshot {
     /// the later one, which may withdraw or grant access depending on order), so that is an
     /// `inconsistent` error naming the second element.
     init(qonversion document: QonversionWireDocument, provider: ProviderID, at instant: Date) throws(DocumentError) {
-        var firstPathById: [String: JSONPath] = [:]
+        // Nodes, not paths: a path is spelled out (a walk from the root) only for the error.
+        var firstNodeById: [String: JSONNode] = Dictionary(minimumCapacity: document.entitlements.count)
         for wire in document.entitlements {
-            if let earlier = firstPathById[wire.id] {
+            if let earlier = firstNodeById[wire.id] {
                 throw DocumentError(
                     kind: .inconsistent, path: wire.idPath, offending: .string(wire.id),
-                    reason: "repeats the entitlement id at \(earlier); the response is ambiguous")
+                    reason: "repeats the entitlement id at \(earlier.path); the response is ambiguous")
             }
-            firstPathById[wire.id] = wire.idPath
+            firstNodeById[wire.id] = wire.idNode
         }
         self.init(qonversionWithUniqueIds: document, provider: provider, at: instant)
     }

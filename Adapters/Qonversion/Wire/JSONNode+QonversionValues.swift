@@ -8,21 +8,21 @@ import Foundation
 extension JSONNode {
     /// The entitlement id of an element: required, a non-empty string. An element without one could be
     /// any entitlement, so it fails the document rather than being skipped.
-    func qonversionEntitlementId() throws(DocumentError) -> (id: String, path: JSONPath) {
+    func qonversionEntitlementId() throws(DocumentError) -> (id: String, node: JSONNode) {
         let node = try required("id")
         guard let id = try node.identifier() else {
             throw node.invalid("is empty: an entitlement element needs an id")
         }
-        return (id, node.path)
+        return (id, node)
     }
 
     /// The server's activity flag: `0`/`1` on v1, a JSON boolean on the REST APIs; both are accepted
     /// everywhere. Any other number is refused rather than read as "non-zero means active".
     func qonversionFlag() throws(DocumentError) -> QonversionActiveFlag {
-        switch value {
-        case .bool(let flag):
-            return QonversionActiveFlag(boolean: flag)
-        case .integer, .double:
+        switch kind {
+        case .bool:
+            return QonversionActiveFlag(boolean: try bool())
+        case .number:
             switch try integer() {
             case 0: return .zero
             case 1: return .one
@@ -36,12 +36,10 @@ extension JSONNode {
     /// `renew_state`: an integer code (v1) or a name (REST, and some v1 servers). Anything else (a
     /// boolean, a fraction) is a code no table lists, so it maps to `unknown`.
     func qonversionRenewState() -> QonversionRenewStateCode {
-        switch value {
-        case .string(let name): return .name(name)
-        case .integer(let code): return .code(code)
-        case .double(let number) where number.rounded() == number && abs(number) < 1e15: return .code(Int64(number))
-        default: return .name("")
-        }
+        if let name = stringValue { return .name(name) }
+        if isInteger, let code = try? integer() { return .code(code) }
+        guard let number = try? self.number(), number.rounded() == number, abs(number) < 1e15 else { return .name("") }
+        return .code(Int64(number))
     }
 
     /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
@@ -66,13 +64,14 @@ extension JSONNode {
     /// not an id and fails the document.
     func optionalTransactionIdentifier(_ key: String) throws(DocumentError) -> String? {
         guard let node = try optional(key) else { return nil }
-        switch node.value {
-        case .integer(let number):
+        switch node.kind {
+        case .number where node.isInteger:
+            let number = try node.integer()
             guard number >= 0 else { throw node.invalid("is not a transaction id (negative)") }
             return String(number)
         case .string:
             return try node.identifier()
-        case .double:
+        case .number:
             // `3.0`, `1e3` or an integer too large to hold exactly: the digits of the id are not known.
             throw node.invalid("is not written as an integer, so it is not a transaction id")
         default:

@@ -42,10 +42,10 @@ enum QonversionLaunchResultReader {
 
     static func entitlement(_ element: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
         try element.requireObject()
-        let (id, idPath) = try element.qonversionEntitlementId()
+        let (id, idNode) = try element.qonversionEntitlementId()
         var entitlement = QonversionWireEntitlement(
             id: id,
-            idPath: idPath,
+            idNode: idNode,
             activeFlag: try element.required("active").qonversionFlag(),
             productId: try element.optionalIdentifier("associated_product"),
             renewState: try element.optional("renew_state").map { $0.qonversionRenewState() },
@@ -62,7 +62,9 @@ enum QonversionLaunchResultReader {
             lastActivatedOfferCode: try element.optionalIdentifier("last_activated_offer_code")
         )
         if let list = try element.optional("store_transactions") {
-            for transaction in try list.elements() {
+            let transactions = try list.elements()
+            entitlement.transactions.reserveCapacity(transactions.count)
+            for transaction in transactions {
                 entitlement.transactions.append(try Self.transaction(transaction))
             }
         }

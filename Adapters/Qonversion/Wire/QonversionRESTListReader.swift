@@ -47,11 +47,11 @@ struct QonversionRESTListReader {
 
     private func entitlement(_ item: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
         try item.requireObject()
-        let (id, idPath) = try item.qonversionEntitlementId()
+        let (id, idNode) = try item.qonversionEntitlementId()
         let product = try QonversionRESTProduct(item: item)
         return QonversionWireEntitlement(
             id: id,
-            idPath: idPath,
+            idNode: idNode,
             activeFlag: try item.required(activeKey).qonversionFlag(),
             productId: product.productId,
             renewState: product.renewState,

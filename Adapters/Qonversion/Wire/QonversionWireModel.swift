@@ -20,8 +20,9 @@ struct QonversionWireDocument: Sendable, Hashable {
 /// One entitlement element (`data.permissions[i]` on v1, `data[i]` on the REST lists).
 struct QonversionWireEntitlement: Sendable, Hashable {
     var id: String
-    /// Where the id was read, to name the element when it clashes with another.
-    var idPath: JSONPath
+    /// The id as read, to name the element when it clashes with another (its path is made only then).
+    var idNode: JSONNode
+    var idPath: JSONPath { idNode.path }
     /// The server's activity flag (`active` or `is_active`).
     var activeFlag: QonversionActiveFlag
     var productId: String?

@@ -27,14 +27,15 @@ extension RevenueCatSubscriber {
         originalApplicationVersion = try node.optional("original_application_version")?.string()
         originalPurchaseDate = try node.optional("original_purchase_date")?.date()
 
-        var subscriptions: [String: RevenueCatSubscription] = [:]
-        for (productId, member) in try node.optional("subscriptions")?.sortedMembers() ?? [] {
+        let subscriptionMembers = try node.optional("subscriptions")?.membersInKeyOrder() ?? []
+        var subscriptions: [String: RevenueCatSubscription] = Dictionary(minimumCapacity: subscriptionMembers.count)
+        for (productId, member) in subscriptionMembers {
             subscriptions[productId] = try RevenueCatSubscription(reading: member, productId: productId)
         }
         self.subscriptions = subscriptions
 
         var nonSubscriptions: [String: [RevenueCatNonSubscription]] = [:]
-        for (productId, member) in try node.optional("non_subscriptions")?.sortedMembers() ?? [] {
+        for (productId, member) in try node.optional("non_subscriptions")?.membersInKeyOrder() ?? [] {
             nonSubscriptions[productId] = try member.elements().enumerated().map {
                 (index, element) throws(DocumentError) in
                 try RevenueCatNonSubscription(reading: element, productId: productId, index: index)
@@ -42,8 +43,9 @@ extension RevenueCatSubscriber {
         }
         self.nonSubscriptions = nonSubscriptions
 
-        var entitlements: [String: RevenueCatEntitlementRecord] = [:]
-        for (id, member) in try node.optional("entitlements")?.sortedMembers() ?? [] {
+        let entitlementMembers = try node.optional("entitlements")?.membersInKeyOrder() ?? []
+        var entitlements: [String: RevenueCatEntitlementRecord] = Dictionary(minimumCapacity: entitlementMembers.count)
+        for (id, member) in entitlementMembers {
             entitlements[id] = try RevenueCatEntitlementRecord(reading: member, id: id)
         }
         self.entitlements = entitlements
@@ -121,14 +123,5 @@ enum ManagementURL {
         // Checked first: the refusal of anything but a string would make a located error only to drop it.
         guard let node, node.kind == .string else { return nil }
         return try? node.absoluteURL()
-    }
-}
-
-extension JSONNode {
-    /// The members of an object in ascending key order (by UTF-8 bytes), for deterministic errors.
-    func sortedMembers() throws(DocumentError) -> [(key: String, node: JSONNode)] {
-        var members: [(key: String, node: JSONNode)] = []
-        try forEachMember { key, node in members.append((key, node)) }
-        return members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 }

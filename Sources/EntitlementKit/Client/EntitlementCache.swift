@@ -39,6 +39,22 @@ public protocol EntitlementCache: Sendable {
     func trustedFloor() async -> Date?
     /// Stores the trusted-instant floor (the client only ever raises it).
     func storeTrustedFloor(_ floor: Date) async throws(EntitlementCacheError)
+
+    /// Brings every part of the store in line with the customer the client starts with, `appUserId`, which
+    /// it read from ``storedAppUserId()`` (a migration's cache keeps one part per backend). Called at launch
+    /// when the client keeps the stored customer. The default does nothing: one store, one id. A decorator
+    /// forwards it.
+    func recordStartingAppUserId(_ appUserId: String) async throws(EntitlementCacheError)
+
+    /// Records that the device launched under `configuration` and answers whether purchases need a sync
+    /// (``EntitlementClient/needsPurchaseSync``): the cache last launched under another configuration, or
+    /// under this one without a sync since. The default keeps no record and never asks for a sync. A
+    /// decorator forwards it, or its client stops asking for the sync a migration's new stage needs.
+    func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool
+
+    /// Records that a sync or restore succeeded under `configuration`, unless another configuration launched
+    /// since. The default does nothing. A decorator forwards it.
+    func recordPurchasesSynced(_ configuration: LaunchConfiguration) async
 }
 
 extension EntitlementCache {
@@ -47,6 +63,15 @@ extension EntitlementCache {
 
     /// `nil`: no other process shares the store (see ``EntitlementCache/sharedStateStamp()``).
     public func sharedStateStamp() -> CacheStamp? { nil }
+
+    /// Nothing: one store holds one id (see ``EntitlementCache/recordStartingAppUserId(_:)``).
+    public func recordStartingAppUserId(_ appUserId: String) async throws(EntitlementCacheError) {}
+
+    /// `false`: no record kept, no sync asked for (see ``EntitlementCache/recordLaunch(_:)``).
+    public func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool { false }
+
+    /// Nothing (see ``EntitlementCache/recordPurchasesSynced(_:)``).
+    public func recordPurchasesSynced(_ configuration: LaunchConfiguration) async {}
 }
 
 /// What ``EntitlementCache/sharedStateStamp()`` answers: equal stamps mean nothing changed in between.

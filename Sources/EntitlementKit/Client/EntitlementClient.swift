@@ -108,7 +108,7 @@ public actor EntitlementClient {
         }
         let floor = await cache.trustedFloor()
         // Before this launch stores anything: a cache with no customer and no record is a new install.
-        let needsSync = await (cache as? any LaunchStageRecording)?.recordLaunch(LaunchConfiguration(of: provider))
+        let needsSync = await cache.recordLaunch(LaunchConfiguration(of: provider))
 
         self.provider = provider
         self.cache = cache
@@ -118,7 +118,7 @@ public actor EntitlementClient {
         self.monotonicClock = monotonicClock
         self.logger = logger
         self.appUserId = chosen
-        needsPurchaseSync = needsSync ?? false
+        needsPurchaseSync = needsSync
         persistedFloor = floor
         knownStoredAppUserId = stored
         trustedClock = TrustedClock(floor: floor, elapsed: monotonicClock.elapsed())
@@ -126,9 +126,9 @@ public actor EntitlementClient {
         let isStored = stored.map { chosen.isSameAppUserId(as: $0) } ?? false
         if !isStored {
             await persistAppUserId(chosen)
-        } else if let cutOver = cache as? CutOverCache {
+        } else {
             do {
-                try await cutOver.recordStartingAppUserId(chosen)
+                try await cache.recordStartingAppUserId(chosen)
             } catch {
                 logger.log(.warning, "the cache could not store the app user id for the shadow (\(error.code))")
             }
@@ -539,7 +539,7 @@ public actor EntitlementClient {
         logger.log(.info, "\(operation): the backend answered; caching its snapshot")
         if needsPurchaseSync {
             needsPurchaseSync = false
-            await (cache as? any LaunchStageRecording)?.recordPurchasesSynced(LaunchConfiguration(of: provider))
+            await cache.recordPurchasesSynced(LaunchConfiguration(of: provider))
         }
         return await acceptOperationResult(snapshot, for: id, generation: generation)
     }

@@ -51,14 +51,14 @@ public actor InMemoryEntitlementCache: EntitlementCache {
     }
 
     /// Records a launch under `configuration` (see ``EntitlementClient/needsPurchaseSync``).
-    func recordLaunch(_ configuration: LaunchConfiguration) -> Bool {
+    public func recordLaunch(_ configuration: LaunchConfiguration) -> Bool {
         let needsSync = configuration.needsPurchaseSync(after: stage, hasCustomer: appUserId != nil)
         stage = CacheFileFormat.Stage(configuration: configuration, purchasesSynced: !needsSync)
         return needsSync
     }
 
     /// Records a sync under `configuration`, unless another configuration launched since.
-    func recordPurchasesSynced(_ configuration: LaunchConfiguration) {
+    public func recordPurchasesSynced(_ configuration: LaunchConfiguration) {
         guard stage?.configuration == configuration else { return }
         stage?.purchasesSynced = true
     }

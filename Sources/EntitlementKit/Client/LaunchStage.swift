@@ -3,11 +3,17 @@ import Foundation
 /// The provider configuration a client launches with, by storage namespace: the serving backend's, and the
 /// shadow's under a ``MigratingProvider``. A migration's stages (shadow started, cut-over, roll-back,
 /// retirement) are each a configuration of their own.
-struct LaunchConfiguration: Hashable, Sendable {
-    var serving: String
-    var shadow: String?
+///
+/// A cache records it at every launch (``EntitlementCache/recordLaunch(_:)``) to tell the client whether
+/// purchases need a sync; a cache decorator passes it on unchanged.
+public struct LaunchConfiguration: Hashable, Sendable {
+    /// The storage namespace of the backend that answers.
+    public var serving: String
+    /// The storage namespace of the shadow backend during a migration, else `nil`.
+    public var shadow: String?
 
-    init(serving: String, shadow: String?) {
+    /// The configuration of a client of `serving`, shadowed by `shadow`.
+    public init(serving: String, shadow: String?) {
         self.serving = serving
         self.shadow = shadow
     }
@@ -26,22 +32,17 @@ struct LaunchConfiguration: Hashable, Sendable {
     }
 }
 
-/// A cache that remembers the configuration the device last launched under and whether purchases were synced
-/// since (``EntitlementClient/needsPurchaseSync``). The package's caches are; a cache of another kind is not,
-/// and its client never asks for a sync.
-protocol LaunchStageRecording: Sendable {
-    /// Records a launch under `configuration`, and answers whether purchases need a sync.
-    func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool
-    /// Records that a sync or restore succeeded under `configuration` (unless another launched since).
-    func recordPurchasesSynced(_ configuration: LaunchConfiguration) async
-}
+// The package's caches remember the configuration the device last launched under and whether purchases were
+// synced since (``EntitlementClient/needsPurchaseSync``): the requirements of ``EntitlementCache``.
 
-extension DirectoryEntitlementCache: LaunchStageRecording {
-    func recordLaunch(_ configuration: LaunchConfiguration) -> Bool {
+extension DirectoryEntitlementCache {
+    /// Records a launch under `configuration` in this part's device file; whether purchases need a sync.
+    public func recordLaunch(_ configuration: LaunchConfiguration) -> Bool {
         Self.recordLaunch(configuration, in: [self])
     }
 
-    func recordPurchasesSynced(_ configuration: LaunchConfiguration) {
+    /// Records a sync under `configuration` in this part's device file, unless another launched since.
+    public func recordPurchasesSynced(_ configuration: LaunchConfiguration) {
         Self.recordPurchasesSynced(configuration, in: [self])
     }
 
@@ -90,21 +91,22 @@ extension DirectoryEntitlementCache: LaunchStageRecording {
     }
 }
 
-extension InMemoryEntitlementCache: LaunchStageRecording {}
-
-extension CutOverCache: LaunchStageRecording {
-    func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool {
+extension CutOverCache {
+    /// Records the launch in both parts at once when both are directories (under both locks), else in the
+    /// serving part.
+    package func recordLaunch(_ configuration: LaunchConfiguration) async -> Bool {
         if let serving = serving as? DirectoryEntitlementCache, let shadow = shadow as? DirectoryEntitlementCache {
             return DirectoryEntitlementCache.recordLaunch(configuration, in: [serving, shadow])
         }
-        return await (serving as? any LaunchStageRecording)?.recordLaunch(configuration) ?? false
+        return await serving.recordLaunch(configuration)
     }
 
-    func recordPurchasesSynced(_ configuration: LaunchConfiguration) async {
+    /// Records the sync in both parts at once when both are directories, else in the serving part.
+    package func recordPurchasesSynced(_ configuration: LaunchConfiguration) async {
         if let serving = serving as? DirectoryEntitlementCache, let shadow = shadow as? DirectoryEntitlementCache {
             DirectoryEntitlementCache.recordPurchasesSynced(configuration, in: [serving, shadow])
             return
         }
-        await (serving as? any LaunchStageRecording)?.recordPurchasesSynced(configuration)
+        await serving.recordPurchasesSynced(configuration)
     }
 }

@@ -40,6 +40,14 @@ struct CanonicalJSONEncoder: ~Copyable {
         return encoder.bytes.data(spare: 1)
     }
 
+    /// The compact text of `snapshot` and a line break: one JSON Lines record, handed over without a copy.
+    static func encodeLine(_ snapshot: EntitlementSnapshot) -> Data {
+        var encoder = CanonicalJSONEncoder(pretty: false)
+        encoder.write(snapshot)
+        encoder.put(0x0A)
+        return encoder.bytes.takeData()
+    }
+
     private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
         write(snapshot)
         if pretty { put(0x0A) }

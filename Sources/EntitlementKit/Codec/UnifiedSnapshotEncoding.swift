@@ -34,6 +34,11 @@ extension EntitlementSnapshot {
         String(decoding: CanonicalJSONEncoder.encode(self, pretty: !compact), as: UTF8.self)
     }
 
+    /// The compact canonical text followed by `\n`: one JSON Lines record.
+    package func canonicalJSONLine() -> Data {
+        CanonicalJSONEncoder.encodeLine(self)
+    }
+
     /// ``canonicalJSON(compact:)`` as UTF-8 bytes.
     public func canonicalJSONData(compact: Bool = false) -> Data {
         CanonicalJSONEncoder.encodeData(self, pretty: !compact)
