@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(
             name: "OwnBackendServerTests",
             dependencies: [
-                "own-backend-server", "ServerHarness",
+                "own-backend-server", "ServerHarness", "OwnBackendServerCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "EntitlementKit", package: "EntitlementKit"),
                 .product(name: "EntitlementKitAppStore", package: "EntitlementKit"),
                 .product(name: "EntitlementKitLedger", package: "EntitlementKit"),

@@ -37,12 +37,11 @@ struct LoadTests {
         let servers = try await servers(2, load: load)
         let senders = NotificationSenders(servers: servers.map(\.baseURL))
         try await senders.send(load.bodies, concurrency: 16)
-        // Serialization failures are the servers' to retry: undisturbed, a notification is answered 503
-        // only when a transaction outlasts its time on a starved machine (seen: 3 and 15 of 2,200 under a
-        // load of 14 and 25 on 2 cores), never for each conflict.
+        // Serialization failures are the servers' to retry (an input that lost twice runs under the
+        // table's write lock): undisturbed, every notification is answered 2xx the first time.
         let statuses = await senders.statuses
-        #expect(statuses.keys.allSatisfy { (200..<300).contains($0) || $0 == 503 }, "\(statuses)")
-        #expect(statuses[503, default: 0] < load.bodies.count / 100, "\(statuses)")
+        let logged = servers.flatMap { $0.standardError.split(separator: "\n").filter { $0.contains("503") } }
+        #expect(statuses.keys.allSatisfy { (200..<300).contains($0) }, "\(statuses); the servers logged \(logged)")
         #expect(try await load.mismatches(on: servers[0].baseURL) == [])
         #expect(try await load.mismatches(on: servers[1].baseURL) == [])
     }
