@@ -28,6 +28,7 @@ enum ImportPlanBench {
         var rates: [Double] = []
         var cpuRates: [Double] = []
         var planned = 0
+        var plan: [ImportPlanCustomer] = []
         for _ in 0..<rounds {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
@@ -38,7 +39,7 @@ enum ImportPlanBench {
                 _ in
             }
             var written = 0
-            let plan = builder.plan
+            plan = builder.plan
             for customer in plan { written += customer.jsonLine.utf8.count + 1 }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - wall) / 1e9
             let cpuSeconds = Double(clock() - cpu) / Double(CLOCKS_PER_SEC)
@@ -47,6 +48,7 @@ enum ImportPlanBench {
             rates.append(Double(plan.count) / seconds)
             cpuRates.append(Double(plan.count) / cpuSeconds)
         }
+        let backfill = try ImportBackfillBench.report(plan: plan)
         print("\n| import | median | rounds |")
         print("|---|---|---|")
         print(
@@ -54,6 +56,7 @@ enum ImportPlanBench {
                 + "\(String(format: "%.1f", Double(bytes) / 1e6)) MB (\(planned) customers planned) | "
                 + "\(String(format: "%.0f", Statistics.median(rates))) customers/s wall, "
                 + "\(String(format: "%.0f", Statistics.median(cpuRates))) per CPU-second | \(rounds) |")
+        if let backfill { print(backfill) }
     }
 
     /// Writes the export; returns its number of data rows.

@@ -251,6 +251,35 @@ struct EndToEndLedgerImportTests {
         #expect(lines.first?["activeEntitlementIds"] == .array([.string("prod_B")]))
     }
 
+    @Test(
+        "backfill: a Checkout Session linked by its id reaches its customer though its thread is its payment intent's")
+    func backfillLinkFollowsTheSessionIntoItsThread() async throws {
+        let scratch = try Scratch()
+        let plan = try scratch.write(
+            "plan.jsonl",
+            #"{"appUserIds": ["sam"], "purchases": [{"store": "stripe", "checkoutSession": "cs_live_S1"}]}"# + "\n")
+        let documents = scratch.url.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let state = scratch.url.appendingPathComponent("state").path
+        let backfill = try await Self.backfill(plan, documents.path, state: state)
+        #expect(backfill.status == 0, "\(backfill.stderr)")
+        let session =
+            #"{"id": "cs_live_S1", "object": "checkout.session", "mode": "payment", "status": "complete", "payment_status": "paid", "created": 1748736000, "expires_at": 1748822400, "livemode": true, "customer": "cus_S1", "metadata": {}, "client_reference_id": null, "payment_intent": "pi_S1", "currency": "usd", "amount_total": 4900, "line_items": {"object": "list", "data": [{"id": "li_S1", "object": "item", "quantity": 1, "amount_total": 4900, "currency": "usd", "description": "x", "price": {"id": "price_lifetime", "object": "price", "active": true, "currency": "usd", "lookup_key": null, "product": "prod_Lifetime", "type": "one_time", "unit_amount": 4900}}], "has_more": false, "url": "/v1/checkout/sessions/cs_live_S1/line_items"}}"#
+        let log = try scratch.write(
+            "log.jsonl",
+            #"{"document": {"source": "stripe", "body": \#(session)}, "receivedAt": "2025-06-02T00:00:00Z"}"# + "\n")
+        let outcomes = scratch.url.appendingPathComponent("outcomes.jsonl").path
+        let replay = try await Tool.run([
+            "ledger", "replay", "--state", state, "--at", Self.at, "--outcomes", outcomes, log,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(
+            try Self.jsonLines(outcomes) == [
+                try JSONValue.parse(#"{"line": 1, "outcome": "applied", "customers": ["sam"]}"#)
+            ])
+        #expect(replay.stdout.contains(#""prod_Lifetime""#), "\(replay.stdout)")
+    }
+
     /// Every file of a state directory and its bytes.
     static func files(_ directory: String) throws -> [String: Data] {
         var files: [String: Data] = [:]

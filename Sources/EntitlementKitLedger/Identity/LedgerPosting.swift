@@ -260,9 +260,7 @@ struct LedgerPosting {
     /// The customer a token of the thread's records was registered to with `link`, if any.
     private func registeredCustomer(of thread: LedgerThreadHead) async throws(LedgerRefusal) -> LedgerCustomerID? {
         // Import hook: a purchase an import assigned (a purchase-id link) is that customer's, token or not.
-        var assigned = assigned[thread.id.key]
-        if assigned == nil { assigned = try await LedgerPurchaseLinks(rows: rows).assignedAppUserId(of: thread.id) }
-        if let assigned { return try await identity.customer(for: assigned).id }
+        if let assigned = assigned[thread.id.key] { return try await identity.customer(for: assigned).id }
         for link in thread.accountLinks {
             if let key = link.key, let registered = try await rows.registeredAppUserId(for: key) {
                 return try await identity.customer(for: registered).id

@@ -25,3 +25,32 @@ func movingCustomersPlanExample(planText: String) throws {
     }
     // end doc-example
 }
+
+func movingCustomersAssignExample(
+    ledger: EntitlementLedger, originalTransactionId: String, historyResponse: Data, anonymousId: String
+) async throws {
+    // doc-example: Sources/EntitlementKitLedger/Documentation.docc/MovingYourCustomersFromAVendor.md
+    let purchase = LedgerThreadID(source: .appStore, key: originalTransactionId)
+    let document = LedgerDocument(source: .appStore, body: historyResponse, receivedAt: .now)
+    switch try await ledger.assign(purchase, to: ["u123", anonymousId], document: document, receivedAt: .now) {
+    case .ownedByOther(let owner): print("already \(owner)'s: left as it is")
+    default: break    // assigned (or assigned before: assigning again changes nothing)
+    }
+    // end doc-example
+}
+
+func assignDocComment(ledger: EntitlementLedger, history: LedgerDocument, anonymousId: String) async throws {
+    // The example of assign's documentation comment.
+    let purchase = LedgerThreadID(source: .appStore, key: "2000000123")
+    let outcome = try await ledger.assign(purchase, to: ["u123", anonymousId], document: history, receivedAt: .now)
+    _ = outcome
+}
+
+func backfillDocComment(ledger: EntitlementLedger, documentsFolder: URL, planFile: FileHandle) async throws {
+    // The example of ImportBackfill's documentation comment.
+    let backfill = ImportBackfill(ledger: ledger, documents: documentsFolder, receivedAt: .now)
+    let summary = try await backfill.run(plan: ImportByteSource(handle: planFile)) { result in
+        print(result.jsonValue.compactText)
+    }
+    _ = summary
+}
