@@ -148,8 +148,11 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitMigration",
                 "EntitlementKitAppStore",
+                "EntitlementKitGooglePlay",
+                "EntitlementKitStripe",
                 "EntitlementKitLedger",
                 "EntitlementKitCrypto",
+                "EntitlementKitTesting",
             ],
             exclude: ["python"]
         ),

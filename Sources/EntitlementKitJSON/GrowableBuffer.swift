@@ -23,8 +23,6 @@ struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
         }
     }
 
-    @inline(__always) var last: Element { self[count - 1] }
-
     @inline(__always) mutating func append(_ element: Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: element)

@@ -1,89 +1,133 @@
 import EntitlementKit
 import EntitlementKitAppStore
+import EntitlementKitGooglePlay
 import EntitlementKitLedger
+import EntitlementKitStripe
+import EntitlementKitTesting
 import Foundation
 
-/// The ledger's figures (`--ledger`, run from the repository root): App Store notifications applied per
-/// second with every signature checked (the payload and both inner JWS, on the tests' throwaway chain),
-/// into the in-memory and the directory store; and one snapshot of a customer owning 100 purchases.
-///
-/// The signed story (`Fixtures/ledger/appstore`) is applied to a fresh ledger in each round, so no
-/// notification is a duplicate; each figure is the median of `rounds` rounds.
+/// The ledger's figures (`--ledger [--ledger-log-mb N]`, issue 32): inputs applied per CPU-second —
+/// App Store notifications with every signature checked, Play and Stripe documents — into the in-memory
+/// and the directory store; the cost per input of one 1,000-renewal thread against 1,000 one-renewal
+/// threads; and the peak memory of `entitlements ledger replay` (a child process, built beside the
+/// bench) on a generated log of about 100 MB. Each rate is the median of `rounds` rounds, each into a
+/// fresh ledger; CPU time, not wall time, because the machine is shared.
 enum LedgerBench {
-    static let bundleId = "com.acme.trails"
-    static let catalog = EntitlementCatalog(products: ["com.acme.trails.pro.monthly": .init(entitlementIds: ["pro"])])
-    static let instant = Date(timeIntervalSince1970: 1_740_000_000)
-
-    static func report(rounds: Int = 15) async throws {
-        let root = try Data(contentsOf: URL(fileURLWithPath: "Tests/LedgerTests/Notifications/ledger-root.der"))
-        let folder = URL(fileURLWithPath: "Fixtures/ledger/appstore")
-        let bodies = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
-            try Data(contentsOf: folder.appendingPathComponent($0))
-        }
-        let source = AppStoreLedgerSource(catalog: catalog, bundleId: bundleId, rootCertificates: [root])
-        print("\n| ledger | median | rounds |")
-        print("|---|---|---|")
-        let memory = try await rate(rounds: rounds, bodies: bodies) { InMemoryLedgerStore() as any LedgerStore }
-        print("| App Store notifications applied, in-memory store | \(format(memory)) /s | \(rounds) |")
+    static func report(logMegabytes: Int = 100, rounds: Int = 3, threadsOnly: Bool = false, executable: String)
+        async throws
+    {
+        let inputs = try LedgerBenchInputs()
+        line("\nledger bench on \(Machine.description), load \(Machine.loadAverage)")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let directory = try await rate(rounds: rounds, bodies: bodies) {
-            try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString)) as any LedgerStore
+        let inMemory: () throws -> any LedgerStore = { InMemoryLedgerStore() }
+        let inDirectory: () throws -> any LedgerStore = {
+            try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString))
         }
-        print("| App Store notifications applied, directory store | \(format(directory)) /s | \(rounds) |")
-        let snapshot = try await hundredThreadSnapshot(source: source, rounds: rounds)
-        print(
-            "| one snapshot of a customer with 100 purchases (in-memory) | \(String(format: "%.2f", snapshot * 1000)) ms | \(rounds) |"
+
+        if threadsOnly {
+            try await threadCost(inputs: inputs, rounds: rounds, root: inputs.signer.rootCertificate, store: inMemory)
+            return
+        }
+        var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
+        try replay.writeLog(megabytes: logMegabytes)
+        line(
+            "\n| `entitlements ledger replay`, \(replay.describeLog) | CPU seconds | inputs per CPU-second | peak RSS |"
         )
+        line("|---|---|---|---|")
+        for state in [true, false] {
+            let figures = try replay.measure(keepingState: state)
+            line(
+                "| \(state ? "--state DIR" : "in memory") | \(String(format: "%.1f", figures.cpuSeconds)) | "
+                    + "\(format(Double(replay.lineCount) / figures.cpuSeconds)) | \(figures.peakKiB >> 10) MiB |")
+        }
+
+        let threads = 1_000
+        let wide = (0..<threads).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
+        let play = (0..<5_000).map { LedgerInput.document(inputs.playDocument(thread: $0, renewal: 0)) }
+        let stripe = (0..<5_000).map { LedgerInput.document(inputs.stripeDocument(thread: $0, renewal: 0)) }
+        let root = inputs.signer.rootCertificate
+
+        line(
+            "\n| ledger input | in-memory store, per CPU-second | directory store, per CPU-second | directory / memory |"
+        )
+        line("|---|---|---|---|")
+        for (name, batch) in [
+            ("App Store notification (3 JWS verified), 1,000 threads", wide), ("Play document, 5,000 threads", play),
+            ("Stripe subscription, 5,000 threads", stripe),
+        ] {
+            let memory = try await rate(of: batch, rounds: rounds, root: root, store: inMemory)
+            // Every directory commit is synced to disk: on a shared disk the wall time, not the CPU, bounds
+            // how much of it a run can afford, so one round of a fifth of the inputs.
+            let directory = try await rate(
+                of: Array(batch.prefix(batch.count / 5)), rounds: 1, root: root, store: inDirectory)
+            line(
+                "| \(name) | \(format(memory)) | \(format(directory)) | \(String(format: "%.2f", directory / memory)) |"
+            )
+        }
+
+        try await threadCost(inputs: inputs, rounds: rounds, root: root, store: inMemory)
+        line("\nload average after: \(Machine.loadAverage)")
     }
 
-    /// Notifications per second: the median over rounds of (notifications / seconds to apply them all).
-    private static func rate(rounds: Int, bodies: [Data], store: () throws -> any LedgerStore) async throws -> Double {
-        let root = try Data(contentsOf: URL(fileURLWithPath: "Tests/LedgerTests/Notifications/ledger-root.der"))
+    /// The cost per App Store notification of 1,000 one-renewal threads and of one 1,000-renewal thread.
+    private static func threadCost(
+        inputs: LedgerBenchInputs, rounds: Int, root: Data, store: () throws -> any LedgerStore
+    ) async throws {
+        let threads = 1_000
+        let wide = (0..<threads).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
+        let long = (0..<threads).map {
+            LedgerInput.notification(inputs.appStoreNotification(thread: threads, renewal: $0))
+        }
+        let wideRate = try await rate(of: wide, rounds: rounds, root: root, store: store)
+        let longRate = try await rate(of: long, rounds: rounds, root: root, store: store)
+        line("\n| App Store, in memory | µs per input | ratio |")
+        line("|---|---|---|")
+        line("| 1,000 one-renewal threads | \(String(format: "%.0f", 1e6 / wideRate)) | 1 |")
+        line(
+            "| one 1,000-renewal thread | \(String(format: "%.0f", 1e6 / longRate)) | \(String(format: "%.2f", wideRate / longRate))× |"
+        )
+
+    }
+
+    /// Inputs per CPU-second: the median over rounds of (inputs / CPU seconds to apply them all to a new
+    /// ledger on `store()`).
+    private static func rate(
+        of batch: [LedgerInput], rounds: Int, root: Data, store: () throws -> any LedgerStore
+    ) async throws -> Double {
         var rates: [Double] = []
         for _ in 0..<rounds {
-            let ledger = EntitlementLedger(
-                sources: [AppStoreLedgerSource(catalog: catalog, bundleId: bundleId, rootCertificates: [root])],
-                store: try store())
-            let start = DispatchTime.now().uptimeNanoseconds
-            for body in bodies {
-                _ = try await ledger.apply(LedgerNotification(source: .appStore, body: body, receivedAt: instant))
+            let ledger = EntitlementLedger(sources: sources(root: root), store: try store())
+            let start = Machine.cpuSeconds
+            for input in batch {
+                let outcome = try await ledger.apply(input)
+                guard outcome != .duplicate else { throw BenchFailure("a bench input was a duplicate") }
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            rates.append(Double(bodies.count) / seconds)
+            rates.append(Double(batch.count) / (Machine.cpuSeconds - start))
         }
         return Statistics.median(rates)
     }
 
-    /// Seconds for one `snapshot(for:at:)` of a customer owning 100 subscriptions (decoded payloads, posted
-    /// by the app), the median over rounds.
-    private static func hundredThreadSnapshot(source: AppStoreLedgerSource, rounds: Int) async throws -> Double {
-        let day: Int64 = 86_400_000
-        let start: Int64 = 1_735_689_600_000
-        let items = (0..<100).map { index -> JSONValue in
-            let id = String(3_000_000_000_000_000 + index)
-            return .object([
-                "transactionId": .string(id), "originalTransactionId": .string(id), "bundleId": .string(bundleId),
-                "productId": .string("com.acme.trails.pro.monthly"), "type": .string("Auto-Renewable Subscription"),
-                "purchaseDate": .integer(start + Int64(index) * day),
-                "expiresDate": .integer(start + Int64(index + 30) * day),
-                "signedDate": .integer(start + Int64(index) * day), "environment": .string("Production"),
-            ])
-        }
-        let ledger = EntitlementLedger(sources: [source])
-        _ = try await ledger.apply(
-            LedgerDocument(
-                source: .appStore, body: Data(JSONValue.array(items).compactText.utf8), appUserId: "bench",
-                receivedAt: instant))
-        var times: [Double] = []
-        for _ in 0..<rounds {
-            let begin = DispatchTime.now().uptimeNanoseconds
-            _ = try await ledger.snapshot(for: "bench", at: instant)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
-        }
-        return Statistics.median(times)
+    static func sources(root: Data) -> [any LedgerSource] {
+        let catalog = LedgerBenchInputs.catalog
+        return [
+            AppStoreLedgerSource(catalog: catalog, bundleId: LedgerBenchInputs.bundleId, rootCertificates: [root]),
+            GooglePlayLedgerSource(catalog: catalog, packageName: LedgerBenchInputs.packageName),
+            StripeLedgerSource(catalog: catalog, webhookSecrets: []),
+        ]
     }
 
-    private static func format(_ rate: Double) -> String { String(format: "%.0f", rate) }
+    /// Prints `text` at once: a long run on a busy machine shows each figure as it is measured.
+    private static func line(_ text: String) {
+        print(text)
+        fflush(nil)
+    }
+
+    static func format(_ rate: Double) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.maximumFractionDigits = 0
+        return formatter.string(from: NSNumber(value: rate)) ?? String(format: "%.0f", rate)
+    }
 }

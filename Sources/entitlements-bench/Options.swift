@@ -23,6 +23,13 @@ struct Options {
           --keep-corpora DIR  write the corpora into DIR and keep them, e.g. to profile one run:
                            valgrind --tool=callgrind entitlements-bench --child-migrate DIR/revenuecat.jsonl 1
                            valgrind --tool=callgrind entitlements-bench --child-warm DIR/revenuecat.jsonl 100000
+        other runs:
+          --ecdsa          ECDSA verification beside OpenSSL
+          --ledger [--ledger-log-mb N]  the ledger: inputs per CPU-second, a long thread against many short
+                           ones, and `entitlements ledger replay`'s peak memory on an N MB log (default 100;
+                           build the entitlements product too: swift build -c release --product entitlements)
+          --ledger --ledger-threads  only the long thread against the many short ones
+          --import         ledger import-plan on a generated RevenueCat export
         """
 
     init(_ arguments: [String]) throws {

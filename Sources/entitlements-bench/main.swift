@@ -16,7 +16,17 @@ do {
     case "--ecdsa":
         try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
     case "--ledger":
-        try await LedgerBench.report()
+        var megabytes = 100
+        let threadsOnly = arguments.count == 2 && arguments[1] == "--ledger-threads"
+        if arguments.count == 3, arguments[1] == "--ledger-log-mb", let value = Int(arguments[2]), value > 0 {
+            megabytes = value
+        } else if arguments.count != 1, !threadsOnly {
+            throw BenchFailure("usage: entitlements-bench --ledger [--ledger-log-mb N | --ledger-threads]")
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        try await LedgerBench.report(logMegabytes: megabytes, threadsOnly: threadsOnly, executable: executable)
+    case "--child-replay":
+        print(try LedgerReplayRun.child(Array(arguments.dropFirst())))
     case "--import":
         try ImportPlanBench.report()
     case "--help", "-h":

@@ -86,3 +86,27 @@ func runningYourOwnBackendExamples(
     // end doc-example
     _ = testLedger
 }
+
+/// The article's push authentication: `googleCertsDocument` is Google's JWKS (a test's own key here), and
+/// `pushBody` / `pushHeaders` a push as the route receives it.
+func runningYourOwnBackendPushAuthentication(
+    catalog: EntitlementCatalog, googleCertsDocument: Data, pushBody: Data, pushHeaders: [String: String]
+) async throws -> LedgerOutcome {
+    // doc-example: Adapters/OwnBackend/EntitlementKitOwnBackend.docc/RunningYourOwnBackend.md
+    let pushAuthentication = GooglePlayPushAuthentication(
+        audience: "https://your.server/notifications/googlePlay",         // the push subscription's audience
+        serviceAccountEmail: "rtdn-push@your-project.iam.gserviceaccount.com",
+        keys: try GoogleSigningKeys(jwks: googleCertsDocument))            // Google's JWKS, as fetched
+    let playLedger = EntitlementLedger(
+        sources: [
+            GooglePlayLedgerSource(
+                catalog: catalog, packageName: "com.example.app", pushAuthentication: pushAuthentication)
+        ],
+        store: InMemoryLedgerStore())
+
+    // The route passes the push's headers with its body, as the handler above does.
+    let outcome = try await playLedger.apply(
+        LedgerNotification(source: .googlePlay, body: pushBody, headers: pushHeaders, receivedAt: Date()))
+    // end doc-example
+    return outcome
+}

@@ -42,7 +42,7 @@ struct DecoratedCutOverCacheTests {
         // The old backend alone wrote alice into its own part only.
         _ = try await EntitlementClient(provider: old, cache: try directory.open()).logIn("alice")
         #expect(try await directory.open().partition(for: new).storedAppUserId() == nil)
-        let provider = CacheDecoratingProvider(wrapping: MigratingProvider(serving: old, shadow: new))
+        let provider = CountingProvider(wrapping: MigratingProvider(serving: old, shadow: new), decoratingCache: true)
         let client = try await EntitlementClient(provider: provider, cache: try directory.open())
         #expect(await client.appUserId == "alice")
         #expect(provider.decoratedCaches > 0, "the client used the decorated cache")
@@ -51,60 +51,9 @@ struct DecoratedCutOverCacheTests {
 
     @Test func startingTheShadowThroughADecoratedCacheAsksForASync() async throws {
         _ = try await EntitlementClient(provider: old, cache: try directory.open()).logIn("alice")
-        let provider = CacheDecoratingProvider(wrapping: MigratingProvider(serving: old, shadow: new))
+        let provider = CountingProvider(wrapping: MigratingProvider(serving: old, shadow: new), decoratingCache: true)
         let client = try await EntitlementClient(provider: provider, cache: try directory.open())
         #expect(await client.needsPurchaseSync, "a new stage of the migration, seen through the decorated cache")
-    }
-}
-
-/// A provider that hands its client the wrapped provider's cache inside ``ForwardingCache``, as an app that
-/// logs its cache's reads and writes would.
-final class CacheDecoratingProvider: EntitlementProvider, @unchecked Sendable {
-    private let counting: CountingProvider
-    private let lock = NSLock()
-    private var count = 0
-
-    init(wrapping wrapped: any EntitlementProvider) { counting = CountingProvider(wrapping: wrapped) }
-
-    var decoratedCaches: Int { lock.withLock { count } }
-
-    var provider: ProviderID { counting.provider }
-    var storageNamespace: String { counting.storageNamespace }
-    var shadowStorageNamespace: String? { counting.shadowStorageNamespace }
-    func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
-        lock.withLock { count += 1 }
-        return ForwardingCache(wrapping: counting.clientCache(in: cache))
-    }
-    func makeAnonymousAppUserId() -> String { counting.makeAnonymousAppUserId() }
-    func isAnonymous(_ appUserId: String) -> Bool { counting.isAnonymous(appUserId) }
-    func makeChangeSignals() -> AsyncStream<Void>? { counting.makeChangeSignals() }
-
-    func snapshot(for appUserId: String) async throws(EntitlementClientError) -> EntitlementSnapshot {
-        try await counting.snapshot(for: appUserId)
-    }
-
-    func snapshot(for appUserId: String, revalidating cached: ValidatedSnapshot?) async throws(EntitlementClientError)
-        -> ValidatedSnapshot
-    {
-        try await counting.snapshot(for: appUserId, revalidating: cached)
-    }
-
-    func logIn(from currentAppUserId: String, to newAppUserId: String) async throws(EntitlementClientError)
-        -> LogInResult
-    {
-        try await counting.logIn(from: currentAppUserId, to: newAppUserId)
-    }
-
-    func syncPurchases(_ receipt: StoreReceipt, for appUserId: String) async throws(EntitlementClientError)
-        -> EntitlementSnapshot
-    {
-        try await counting.syncPurchases(receipt, for: appUserId)
-    }
-
-    func reportPurchase(_ purchase: StorePurchase, for appUserId: String) async throws(EntitlementClientError)
-        -> EntitlementSnapshot
-    {
-        try await counting.reportPurchase(purchase, for: appUserId)
     }
 }
 
@@ -142,22 +91,33 @@ struct ForwardingCache: EntitlementCache {
     }
 }
 
-/// Forwards every call to the provider it wraps and counts them, as an app's logging or metrics wrapper would.
+/// Forwards every call to the provider it wraps and counts them, as an app's logging or metrics wrapper would;
+/// with `decoratingCache`, it also hands its client the wrapped provider's cache inside ``ForwardingCache``.
 final class CountingProvider: EntitlementProvider, @unchecked Sendable {
     let wrapped: any EntitlementProvider
+    private let decoratingCache: Bool
     private let lock = NSLock()
     private var count = 0
+    private var cacheCount = 0
 
-    init(wrapping wrapped: any EntitlementProvider) { self.wrapped = wrapped }
+    init(wrapping wrapped: any EntitlementProvider, decoratingCache: Bool = false) {
+        self.wrapped = wrapped
+        self.decoratingCache = decoratingCache
+    }
 
     var calls: Int { lock.withLock { count } }
+    var decoratedCaches: Int { lock.withLock { cacheCount } }
 
     private func counted() { lock.withLock { count += 1 } }
 
     var provider: ProviderID { wrapped.provider }
     var storageNamespace: String { wrapped.storageNamespace }
     var shadowStorageNamespace: String? { wrapped.shadowStorageNamespace }
-    func clientCache(in cache: any EntitlementCache) -> any EntitlementCache { wrapped.clientCache(in: cache) }
+    func clientCache(in cache: any EntitlementCache) -> any EntitlementCache {
+        guard decoratingCache else { return wrapped.clientCache(in: cache) }
+        lock.withLock { cacheCount += 1 }
+        return ForwardingCache(wrapping: wrapped.clientCache(in: cache))
+    }
     func makeAnonymousAppUserId() -> String { wrapped.makeAnonymousAppUserId() }
     func isAnonymous(_ appUserId: String) -> Bool { wrapped.isAnonymous(appUserId) }
     func makeChangeSignals() -> AsyncStream<Void>? { wrapped.makeChangeSignals() }

@@ -27,14 +27,31 @@ public struct AppStoreLedgerSource: LedgerSource {
     /// The app's bundle id: every notification and transaction must carry it.
     public var bundleId: String
     let verifier: AppStoreJWSVerifier
+    /// Told the path of every JWS a notification's reading verifies (a test's count: each once).
+    private let verificationObserver: (@Sendable (JSONPath) -> Void)?
 
     /// A source for the app `bundleId`, trusting `rootCertificates` (DER; `nil`: the bundled Apple Root
     /// CA - G3 only).
     public init(catalog: EntitlementCatalog = .identity, bundleId: String, rootCertificates: [Data]? = nil) {
+        self.init(catalog: catalog, bundleId: bundleId, rootCertificates: rootCertificates, verificationObserver: nil)
+    }
+
+    /// A source whose notification readings report each JWS they verify (tests only).
+    package init(
+        catalog: EntitlementCatalog, bundleId: String, rootCertificates: [Data]?,
+        verificationObserver: (@Sendable (JSONPath) -> Void)?
+    ) {
         self.catalog = catalog
         self.bundleId = bundleId
         self.verifier = AppStoreJWSVerifier(
             rootCertificates: rootCertificates ?? AppStoreJWSVerifier.appleRootCertificates)
+        self.verificationObserver = verificationObserver
+    }
+
+    /// `jws` verified (its chain from the verifier's cache after the first JWS of a chain).
+    func verify(_ jws: String, path: JSONPath) throws(DocumentError) -> AppStoreJWSVerifier.VerifiedJWS {
+        verificationObserver?(path)
+        return try verifier.verify(jws, path: path)
     }
 
     /// `appStore`.

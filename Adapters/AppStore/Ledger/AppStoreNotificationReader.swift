@@ -28,7 +28,7 @@ struct AppStoreNotificationReader {
     private func readChecked(_ body: Data, receivedAt: Date) throws -> LedgerReading {
         let envelope = try JSONNode(parsing: body)
         let signedPayload = try envelope.required("signedPayload")
-        let verified = try source.verifier.verify(try signedPayload.string(), path: signedPayload.path)
+        let verified = try source.verify(try signedPayload.string(), path: signedPayload.path)
         try AppStoreLedgerRecords.refuseFuture([], signedDate: verified.signedDate, receivedAt: receivedAt)
         let payload = try AppStoreItemReader.payloadNode(verified.payload, at: signedPayload.path)
         let notificationId = try payload.required("notificationUUID").string()
@@ -123,7 +123,7 @@ struct AppStoreNotificationReader {
 
     /// A nested JWS, verified: its payload node and bytes.
     private func open(_ node: JSONNode) throws -> (JSONNode, Data) {
-        let verified = try source.verifier.verify(try node.string(), path: node.path)
+        let verified = try source.verify(try node.string(), path: node.path)
         let payload = try AppStoreItemReader.payloadNode(verified.payload, at: node.path)
         // The bytes a record keeps are the payload's compact form, as for a document's items, so a
         // statement's bytes are the same however it arrived.

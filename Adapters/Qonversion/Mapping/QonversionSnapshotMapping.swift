@@ -13,7 +13,7 @@ extension EntitlementSnapshot {
         for wire in document.entitlements {
             if let earlier = firstNodeById[wire.id] {
                 throw DocumentError(
-                    kind: .inconsistent, path: wire.idPath, offending: .string(wire.id),
+                    kind: .inconsistent, path: wire.idNode.path, offending: .string(wire.id),
                     reason: "repeats the entitlement id at \(earlier.path); the response is ambiguous")
             }
             firstNodeById[wire.id] = wire.idNode

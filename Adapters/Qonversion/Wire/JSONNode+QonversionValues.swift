@@ -48,11 +48,6 @@ extension JSONNode {
         try optional(key)?.stringValue
     }
 
-    /// The member `key` as a string, `nil` when absent or `null`.
-    func optionalString(_ key: String) throws(DocumentError) -> String? {
-        try optional(key)?.string()
-    }
-
     /// The member `key` as an identifier, `nil` when absent, `null` or empty.
     func optionalIdentifier(_ key: String) throws(DocumentError) -> String? {
         try optional(key)?.identifier()

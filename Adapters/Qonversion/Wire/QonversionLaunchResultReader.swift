@@ -34,8 +34,8 @@ enum QonversionLaunchResultReader {
         return QonversionWireDocument(
             userId: try data.optionalIdentifier("uid"),
             serverTime: try data.optionalEpochSeconds("timestamp"),
-            originalApplicationVersion: try data.optionalObject("apple_extra")?.optionalString(
-                "original_application_version"),
+            originalApplicationVersion: try data.optionalObject("apple_extra")?.optional(
+                "original_application_version")?.string(),
             entitlements: entitlements
         )
     }

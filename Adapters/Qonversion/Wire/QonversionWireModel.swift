@@ -22,7 +22,6 @@ struct QonversionWireEntitlement: Sendable, Hashable {
     var id: String
     /// The id as read, to name the element when it clashes with another (its path is made only then).
     var idNode: JSONNode
-    var idPath: JSONPath { idNode.path }
     /// The server's activity flag (`active` or `is_active`).
     var activeFlag: QonversionActiveFlag
     var productId: String?

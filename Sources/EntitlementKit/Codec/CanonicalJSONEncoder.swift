@@ -1,15 +1,13 @@
 import Foundation
 
-/// Writes a snapshot's canonical unified JSON straight into UTF-8 bytes.
+/// The one writer of the unified form: a snapshot's canonical JSON straight into UTF-8 bytes.
 ///
-/// The output is byte for byte what writing ``EntitlementSnapshot/jsonValue`` with the canonical
-/// writer gives, without building that tree: the keys of the unified form are known, so they are written
-/// in their sorted order as literals instead of being sorted per object, strings are copied whole unless
-/// a byte needs an escape, and dates are formatted from their integer milliseconds. `migrate` spent most
-/// of its time in the tree and the generic writer (issue 12).
-///
-/// Keep the key lists in step with `UnifiedSnapshotEncoding.swift`; `CanonicalEncoderTests` compares
-/// both writers on every fixture and on generated snapshots.
+/// The keys of the unified form are known, so they are written in their sorted order as literals instead
+/// of being sorted per object, strings are copied whole unless a byte needs an escape, and dates are
+/// formatted from their integer milliseconds. `migrate` spent most of its time in a tree and the generic
+/// writer (issue 12). The trees (``EntitlementSnapshot/jsonValue``, ``Entitlement/jsonValue``, …) are this
+/// writer's text read back, so the schema's keys are listed here alone; `CanonicalEncoderTests` checks that
+/// the generic writer gives the same bytes for them (sorted keys, the same escapes and dates).
 struct CanonicalJSONEncoder: ~Copyable {
     /// The text written so far.
     private var bytes: ByteSink
@@ -46,6 +44,19 @@ struct CanonicalJSONEncoder: ~Copyable {
         encoder.write(snapshot)
         encoder.put(0x0A)
         return encoder.bytes.takeData()
+    }
+
+    /// What `write` writes, read back as a tree: the unified form's values for callers that build a larger
+    /// document around them (cache files, reports).
+    static func value(_ write: (inout CanonicalJSONEncoder) -> Void) -> JSONValue {
+        var encoder = CanonicalJSONEncoder(pretty: false)
+        write(&encoder)
+        do {
+            return try JSONValue.parse(encoder.bytes.data)
+        } catch {
+            // The writer escapes every string and writes only integers, dates and literals.
+            preconditionFailure("the canonical writer wrote text it cannot read back: \(error)")
+        }
     }
 
     private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
@@ -121,7 +132,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         endObject()
     }
 
-    private mutating func write(_ entitlement: Entitlement) {
+    mutating func write(_ entitlement: Entitlement) {
         beginObject()
         key("billingIssueDetectedAt")
         date(entitlement.billingIssueDetectedAt)
@@ -180,7 +191,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         endObject()
     }
 
-    private mutating func write(_ denial: Denial) {
+    mutating func write(_ denial: Denial) {
         beginObject()
         key("code")
         string(denial.code.canonicalRawValue)
@@ -199,7 +210,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         endArray()
     }
 
-    private mutating func write(_ transaction: Transaction) {
+    mutating func write(_ transaction: Transaction) {
         beginObject()
         key("environment")
         string(transaction.environment.canonicalRawValue)

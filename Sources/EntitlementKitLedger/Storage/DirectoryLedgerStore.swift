@@ -14,7 +14,8 @@ package enum LedgerCommitStage: String, Sendable, CaseIterable {
 
 /// A ledger's state in a directory: one file per row, each written as the client cache writes its files
 /// (a temporary file, synced, renamed into place) and sealed with a SHA-256, so a damaged row is refused,
-/// never read.
+/// never read: ``LedgerRefusal/Kind/damaged`` naming it (``LedgerRefusal/row``, `table/key`), for the inputs
+/// and the snapshots that touch it only.
 ///
 /// Several processes on one machine may share the directory. A transaction reads without the lock,
 /// then commits under a `flock` on the directory only when every row it read is still the one it read

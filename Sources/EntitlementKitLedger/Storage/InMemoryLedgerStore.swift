@@ -23,15 +23,20 @@ public actor InMemoryLedgerStore: LedgerStore {
         _ body: @Sendable (any LedgerStoreTransaction) async throws(LedgerRefusal) -> Result
     ) async throws(LedgerRefusal) -> Result {
         await queue.acquire()
-        let transaction = BufferedLedgerTransaction(committed: tables)
         let result: Result
+        let changes: [LedgerTable: [(key: String, value: Data?)]]
         do {
+            // The transaction (and its copy of the committed rows) ends with this scope: writing the rows
+            // below while it still held them would copy every table at each commit, a cost growing with
+            // the whole state instead of with the input.
+            let transaction = BufferedLedgerTransaction(committed: tables)
             result = try await body(transaction)
+            changes = transaction.changes
         } catch {
             await queue.release()
             throw error
         }
-        for (table, rows) in transaction.changes {
+        for (table, rows) in changes {
             for (key, value) in rows { tables.rows[table, default: [:]][AppUserIdKey(key)] = value }
         }
         await queue.release()

@@ -148,16 +148,22 @@ struct EndToEndTests {
         #expect(!(await client.checkEntitlements(.fetchCurrent)).isActive("premium"))
     }
 
-    @Test func aPlayPurchaseIsFetchedFromGoogleWithTheServiceAccount() async throws {
-        let now = Date()
-        let token = try await accountToken(of: "alice")
+    /// A Play subscription of `appUserId` bought at `now`: Google's API serves it, and its authenticated
+    /// push (which says only that the purchase changed) is answered 204 once the server fetched it. Its token.
+    func buyOnPlay(_ appUserId: String, at now: Date) async throws -> String {
+        let token = try await accountToken(of: appUserId)
         let purchaseToken = pushes.purchaseToken()
         api.set(
             PlayInputs.subscription(accountToken: token, start: now - 60, expires: now + 30 * 86_400),
             for: purchaseToken)
-        // An authenticated push says only that the purchase changed: the server fetches it from Google.
         let push = pushes.subscription(4, purchaseToken: purchaseToken, subscriptionId: TestApp.productId, at: now)
         #expect(try await post("notifications/googleplay", push.body, headers: push.headers).0 == 204)
+        return purchaseToken
+    }
+
+    @Test func aPlayPurchaseIsFetchedFromGoogleWithTheServiceAccount() async throws {
+        let now = Date()
+        let purchaseToken = try await buyOnPlay("alice", at: now)
         #expect(api.authorizations.contains("Bearer " + StoreAPIStandIn.accessToken), "fetched with the OAuth token")
         let alice = try await client("alice")
         #expect((await alice.checkEntitlements(.fetchCurrent)).isActive("premium"))
@@ -175,13 +181,7 @@ struct EndToEndTests {
 
     @Test func aPlayPushWithoutGooglesTokenIs401AndChangesNothing() async throws {
         let now = Date()
-        let token = try await accountToken(of: "carol")
-        let purchaseToken = pushes.purchaseToken()
-        api.set(
-            PlayInputs.subscription(accountToken: token, start: now - 60, expires: now + 30 * 86_400),
-            for: purchaseToken)
-        let bought = pushes.subscription(4, purchaseToken: purchaseToken, subscriptionId: TestApp.productId, at: now)
-        #expect(try await post("notifications/googleplay", bought.body, headers: bought.headers).0 == 204)
+        let purchaseToken = try await buyOnPlay("carol", at: now)
         let carol = try await client("carol")
         #expect((await carol.checkEntitlements(.fetchCurrent)).isActive("premium"))
 

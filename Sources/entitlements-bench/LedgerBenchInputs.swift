@@ -1,0 +1,120 @@
+import EntitlementKit
+import EntitlementKitLedger
+import EntitlementKitTesting
+import Foundation
+
+/// The inputs the ledger bench applies, made before any clock starts: App Store notifications signed by
+/// the test kit's throwaway chain (every JWS verified by the ledger as a real one), Play
+/// `SubscriptionPurchaseV2` documents and Stripe subscriptions as the server fetches them.
+struct LedgerBenchInputs {
+    static let bundleId = "com.acme.trails"
+    static let packageName = "com.acme.trails"
+    static let catalog = EntitlementCatalog(products: [
+        "com.acme.trails.pro.monthly": .init(entitlementIds: ["pro"]), "trails_pro": .init(entitlementIds: ["pro"]),
+        "prod_Pro": .init(entitlementIds: ["pro"]),
+    ])
+    /// 2025-01-01T00:00:00Z, the first purchase.
+    static let start: Int64 = 1_735_689_600_000
+    static let day: Int64 = 86_400_000
+
+    let signer: AppStoreTestSigner
+    /// Every id this run makes starts with it, so two runs into one folder never collide.
+    let run = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+
+    init() throws { signer = try AppStoreTestSigner() }
+
+    /// The App Store notification of renewal `renewal` (0 = the purchase) of subscription `thread`, received
+    /// the instant it was signed: one transaction and one renewal info inside, three signatures in all.
+    func appStoreNotification(thread: Int, renewal: Int) -> LedgerNotification {
+        let original = "\(run)\(String(format: "%09d", thread))"
+        // Daily periods: a thousand renewals stay within the test chain's validity.
+        let purchase = Self.start + Int64(renewal) * Self.day
+        let signed = purchase + 60_000
+        let transaction = JSONValue.object([
+            "transactionId": .string(renewal == 0 ? original : "\(original)r\(renewal)"),
+            "originalTransactionId": .string(original), "bundleId": .string(Self.bundleId),
+            "productId": .string("com.acme.trails.pro.monthly"), "purchaseDate": .integer(purchase),
+            "originalPurchaseDate": .integer(Self.start), "expiresDate": .integer(purchase + Self.day),
+            "quantity": .integer(1), "type": .string("Auto-Renewable Subscription"),
+            "inAppOwnershipType": .string("PURCHASED"), "signedDate": .integer(signed),
+            "environment": .string("Production"), "transactionReason": .string(renewal == 0 ? "PURCHASE" : "RENEWAL"),
+            "storefront": .string("USA"), "appAccountToken": .string(Self.uuid(run: run, thread)),
+        ])
+        let renewalInfo = JSONValue.object([
+            "originalTransactionId": .string(original), "productId": .string("com.acme.trails.pro.monthly"),
+            "autoRenewProductId": .string("com.acme.trails.pro.monthly"), "autoRenewStatus": .integer(1),
+            "recentSubscriptionStartDate": .integer(Self.start), "signedDate": .integer(signed),
+            "environment": .string("Production"),
+        ])
+        let payload = JSONValue.object([
+            "notificationType": .string(renewal == 0 ? "SUBSCRIBED" : "DID_RENEW"),
+            "notificationUUID": .string(Self.uuid(run: run, thread * 10_000 + renewal)),
+            "data": .object([
+                "bundleId": .string(Self.bundleId), "environment": .string("Production"),
+                "signedTransactionInfo": .string(signer.sign(transaction)),
+                "signedRenewalInfo": .string(signer.sign(renewalInfo)),
+            ]),
+            "version": .string("2.0"), "signedDate": .integer(signed),
+        ])
+        let body = JSONValue.object(["signedPayload": .string(signer.sign(payload))])
+        return LedgerNotification(
+            source: .appStore, body: Data(body.compactText.utf8), receivedAt: Self.date(signed))
+    }
+
+    /// Renewal `renewal` of Play subscription `thread`, fetched by the server for its app user.
+    func playDocument(thread: Int, renewal: Int) -> LedgerDocument {
+        let expiry = Self.start + Int64(renewal + 1) * 30 * Self.day
+        let purchase = JSONValue.object([
+            "kind": .string("androidpublisher#subscriptionPurchaseV2"),
+            "subscriptionState": .string("SUBSCRIPTION_STATE_ACTIVE"),
+            "startTime": .string(RFC3339.string(from: Self.date(Self.start))),
+            "lineItems": .array([
+                .object([
+                    "productId": .string("trails_pro"), "expiryTime": .string(RFC3339.string(from: Self.date(expiry))),
+                    "autoRenewingPlan": .object(["autoRenewEnabled": .bool(true)]),
+                ])
+            ]),
+            "externalAccountIdentifiers": .object(["obfuscatedExternalAccountId": .string("acct-\(run)-\(thread)")]),
+        ])
+        return LedgerDocument(
+            source: .googlePlay, body: Data(purchase.compactText.utf8), purchaseToken: "token-\(run)-\(thread)",
+            appUserId: "play-\(run)-\(thread)", receivedAt: Self.date(expiry - 30 * Self.day + 60_000))
+    }
+
+    /// Renewal `renewal` of Stripe subscription `thread`, fetched by the server (its metadata names the
+    /// app user).
+    func stripeDocument(thread: Int, renewal: Int) -> LedgerDocument {
+        let periodStart = (Self.start + Int64(renewal) * 30 * Self.day) / 1000
+        let subscription = JSONValue.object([
+            "id": .string("sub_\(run)\(thread)"), "object": .string("subscription"), "status": .string("active"),
+            "livemode": .bool(true), "created": .integer(Self.start / 1000), "start_date": .integer(Self.start / 1000),
+            "customer": .string("cus_\(run)\(thread)"),
+            "metadata": .object(["app_user_id": .string("web-\(run)-\(thread)")]),
+            "items": .object([
+                "object": .string("list"), "has_more": .bool(false), "url": .string("/v1/subscription_items"),
+                "data": .array([
+                    .object([
+                        "id": .string("si_\(run)\(thread)"), "object": .string("subscription_item"),
+                        "price": .object([
+                            "id": .string("price_pro"), "object": .string("price"), "product": .string("prod_Pro"),
+                            "lookup_key": .null,
+                        ]),
+                        "current_period_start": .integer(periodStart),
+                        "current_period_end": .integer(periodStart + 30 * Self.day / 1000),
+                    ])
+                ]),
+            ]),
+        ])
+        return LedgerDocument(
+            source: .stripe, body: Data(subscription.compactText.utf8),
+            receivedAt: Self.date(periodStart * 1000 + 60_000))
+    }
+
+    /// A version 4 UUID whose last group is `number` (and whose first is this run's).
+    static func uuid(run: String, _ number: Int) -> String {
+        let prefix = String(repeating: "0", count: max(0, 8 - run.count)) + run
+        return prefix + "-0000-4000-8000-" + String(format: "%012d", number)
+    }
+
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
