@@ -246,6 +246,18 @@ public actor EntitlementLedger {
         }
     }
 
+    /// The app user ids of the customer holding `appUserId` (the original first; an alias set), or none
+    /// when no customer holds it: one customer read, where ``customers()`` reads them all. A server's
+    /// login route asks it to tell an anonymous id that is still free from one an identified customer
+    /// already holds.
+    public func appUserIds(ofCustomerHolding appUserId: String) async throws(LedgerRefusal) -> [String] {
+        try await store.transaction { transaction throws(LedgerRefusal) in
+            let rows = LedgerRows(transaction: transaction)
+            guard let id = try await rows.customerID(forAppUserId: appUserId) else { return [] }
+            return try await rows.customer(id)?.appUserIds ?? []
+        }
+    }
+
     /// The thread `id`, as kept.
     public func thread(_ id: LedgerThreadID) async throws(LedgerRefusal) -> LedgerThread? {
         try await store.transaction { transaction throws(LedgerRefusal) in

@@ -39,6 +39,10 @@ struct IdentityCannotBeBorrowedTests {
         #expect(try await holds(ledger, "mallory") == false)
         #expect(try await holds(ledger, "eve") == false)
         #expect(try await ledger.customers() == [[Self.anonymous, "alice"], ["mallory"], ["eve"]])
+        // What a server's login route checks before it lets a session log in from an id.
+        #expect(try await ledger.appUserIds(ofCustomerHolding: Self.anonymous) == [Self.anonymous, "alice"])
+        #expect(try await ledger.appUserIds(ofCustomerHolding: "mallory") == ["mallory"])
+        #expect(try await ledger.appUserIds(ofCustomerHolding: "nobody").isEmpty)
     }
 
     @Test(

@@ -168,8 +168,7 @@ public struct LedgerRoutes: Sendable {
     /// anonymous id no identified customer holds (else 403: a session never takes another's customer).
     private func logIn(_ body: Data, to appUserId: String) async throws -> Response {
         let from = try JSONNode(parsing: body).required("from").string()
-        let aliases = CustomerAliases(store: ledger.store)
-        let fromIds = try await aliases.ids(of: from)
+        let fromIds = try await ledger.appUserIds(ofCustomerHolding: from)
         let isOwn = fromIds.contains { Array($0.utf8) == Array(appUserId.utf8) }
         let isFreeAnonymous =
             ledger.configuration.isAnonymousAppUserId(from)
