@@ -61,13 +61,6 @@ public struct AdaptyAdapter: EntitlementAdapter {
     private func shape(of document: JSONNode) throws(DocumentError) -> AdaptyShape {
         if let shape = AdaptyWireFormat.shape(of: document) { return shape }
         try document.adaptyRequireObject()
-        let members = AdaptyWireFormat.envelopeMembers.union(AdaptyWireFormat.errorMembers)
-            .union(AdaptyWireFormat.profileMembers)
-        if let foreign = document.firstMemberName(outside: members) {
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path,
-                reason: "has `\(foreign)`, which no Adapty document has: not an Adapty profile")
-        }
         for errorKey in ["error", "errors", "error_code"] {
             if let error = try document.optional(errorKey) {
                 throw DocumentError(

@@ -58,11 +58,6 @@ public struct QonversionAdapter: EntitlementAdapter {
     private func format(of document: JSONNode) throws(DocumentError) -> QonversionWireFormat {
         if let format = QonversionWireFormat.shape(of: document) { return format }
         try document.requireObject()
-        if let foreign = document.firstMemberName(outside: QonversionWireFormat.envelopeMembers) {
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path,
-                reason: "has `\(foreign)`, which no Qonversion response has: not a Qonversion response")
-        }
         if let error = document.member("error"), error.kind == .object {
             throw DocumentError(
                 kind: .vendorError, path: error.path, offending: error.value,

@@ -15,9 +15,6 @@ enum AdaptyWireFormat {
     /// The top-level members of a reply that wraps a profile.
     static let envelopeMembers: Set<String> = ["data", "success"]
 
-    /// The top-level members of Adapty's error replies (bridge and server API).
-    static let errorMembers: Set<String> = ["error", "errors", "error_code", "status_code"]
-
     /// The members of the SDK backend's `data`: a JSON:API resource around the profile.
     static let sdkBackendMembers: Set<String> = ["type", "id", "attributes", "links", "meta", "relationships"]
 
