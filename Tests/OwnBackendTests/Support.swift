@@ -86,12 +86,6 @@ enum SnapshotBodies {
     private static let evaluatedAt = RFC3339.date(from: "2025-09-15T10:00:00Z") ?? .distantPast
 }
 
-/// A wall clock that stands still.
-struct StillClock: WallClock {
-    var instant: Date
-    func now() -> Date { instant }
-}
-
 extension OwnBackendProvider {
     /// A provider for `server` with recorded waits, judged at ``SnapshotBodies/now``.
     static func forTests(
@@ -109,7 +103,7 @@ extension OwnBackendProvider {
                 maximumResponseBytes: maximumBytes, sleeper: waits))
         return OwnBackendProvider(
             configuration: configuration, requestHeaders: requestHeaders, logger: logger,
-            clock: StillClock(instant: SnapshotBodies.now))
+            clock: FixedClock(SnapshotBodies.now))
     }
 }
 

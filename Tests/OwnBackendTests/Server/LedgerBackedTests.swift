@@ -3,6 +3,7 @@ import EntitlementKitLedger
 import EntitlementKitOwnBackend
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 /// The app's `EntitlementClient` through `OwnBackendProvider` against a loopback server running the
@@ -28,7 +29,7 @@ import Testing
         world.play.set("token-1", PlayStoreDouble.subscription(expires: Self.renewedExpiry))
         #expect(try await world.push(PlayStoreDouble.renewed("token-1", messageId: "m-1")) == (200, "applied"))
         #expect(try await world.push(PlayStoreDouble.renewed("token-1", messageId: "m-1")) == (200, "duplicate"))
-        world.clock.move(to: RFC3339.date(from: "2025-10-15T00:00:00Z") ?? .distantPast)
+        world.clock.set(RFC3339.date(from: "2025-10-15T00:00:00Z") ?? .distantPast)
         let renewed = await client.checkEntitlements(.fetchCurrent)
         #expect(renewed.source == .network)
         #expect(renewed.isActive("premium"))
