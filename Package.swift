@@ -249,6 +249,15 @@ let package = Package(
             exclude: ["ReaderSample.md"]
         ),
         .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        // The one format detector over every adapter: each claims its own documents only, ambiguity is refused.
+        .testTarget(
+            name: "FormatDetectionTests",
+            dependencies: [
+                "EntitlementKit", "EntitlementKitFixtures", "EntitlementKitMigration", "EntitlementKitRevenueCat",
+                "EntitlementKitQonversion", "EntitlementKitAdapty", "EntitlementKitAppStore",
+                "EntitlementKitGooglePlay", "EntitlementKitStripe",
+            ]
+        ),
         // The tape against the tree parser it replaced (the oracle), its size; the canonical encoder.
         .testTarget(
             name: "FastPathTests",

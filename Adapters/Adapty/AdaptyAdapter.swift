@@ -30,8 +30,11 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// Creates the adapter. It holds no state.
     public init() {}
 
-    /// Whether `document` is one of Adapty's four profile documents. RevenueCat and Qonversion documents
-    /// and unified snapshots are never claimed.
+    /// `data`, `success`, `profile_id` or `paid_access_levels`.
+    public var formatMarkers: FormatMarkers { AdaptyWireFormat.markers }
+
+    /// Whether `document` is one of Adapty's four profile documents, holding only members Adapty's
+    /// documents have (see <doc:AdaptyMapping>).
     public func recognizes(_ document: JSONValue) -> Bool {
         recognizes(JSONNode(document))
     }
@@ -56,12 +59,8 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// Adapty's but carries no profile (an error reply, a bridge `{"success": true}`) gets the error that
     /// names what it is, not a generic "unrecognised".
     private func shape(of document: JSONNode) throws(DocumentError) -> AdaptyShape {
-        if let shape = AdaptyWireFormat.detect(document) { return shape }
+        if let shape = AdaptyWireFormat.shape(of: document) { return shape }
         try document.adaptyRequireObject()
-        for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path, reason: "has `\(foreignKey)`: not an Adapty profile")
-        }
         for errorKey in ["error", "errors", "error_code"] {
             if let error = try document.optional(errorKey) {
                 throw DocumentError(

@@ -60,6 +60,9 @@ public struct AppStoreAdapter: EntitlementAdapter {
     /// `appstore`.
     public var provider: ProviderID { .appStore }
 
+    /// The members of the responses and of the combined object; arrays.
+    public var formatMarkers: FormatMarkers { AppStoreDocumentShape.markers }
+
     /// A statuses response with subscription groups, a history response, a non-empty array of JWS
     /// strings or decoded transactions, or the combined object. Statuses with an empty `data` are left
     /// unclaimed (that shape is also an empty Qonversion list): name the format for them.

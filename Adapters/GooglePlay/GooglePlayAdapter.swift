@@ -37,6 +37,9 @@ public struct GooglePlayAdapter: EntitlementAdapter {
     /// `googleplay`.
     public var provider: ProviderID { .googlePlay }
 
+    /// `kind`, `lineItems`, `purchaseTimeMillis`, `subscriptions` or `products`.
+    public var formatMarkers: FormatMarkers { GooglePlayDocumentForm.markers }
+
     /// A `SubscriptionPurchaseV2` (`kind`, or `lineItems` with `subscriptionState`), a `ProductPurchase`
     /// (`kind`, or `purchaseTimeMillis` with `purchaseState`), or a listing whose `subscriptions` /
     /// `products` are arrays of `{…, "purchase": …}`.

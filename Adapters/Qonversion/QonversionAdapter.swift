@@ -27,8 +27,11 @@ public struct QonversionAdapter: EntitlementAdapter {
     /// Creates the adapter. It holds no state.
     public init() {}
 
+    /// `success` or `data`.
+    public var formatMarkers: FormatMarkers { QonversionWireFormat.markers }
+
     /// Whether `document` is a Qonversion v1 launch result or a v3/v4 entitlement list (an empty list
-    /// included). RevenueCat documents and unified snapshots are never claimed.
+    /// included), holding no top-level member a Qonversion response does not have.
     public func recognizes(_ document: JSONValue) -> Bool {
         recognizes(JSONNode(document))
     }
@@ -53,13 +56,8 @@ public struct QonversionAdapter: EntitlementAdapter {
     /// as Qonversion's but is broken (`data` of the wrong type, a REST error body) gets the error that
     /// names what is wrong, not a generic "unrecognised".
     private func format(of document: JSONNode) throws(DocumentError) -> QonversionWireFormat {
-        if let format = QonversionWireFormat.detect(document) { return format }
+        if let format = QonversionWireFormat.shape(of: document) { return format }
         try document.requireObject()
-        for foreignKey in ["subscriber", "schemaVersion"] where document.member(foreignKey) != nil {
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path,
-                reason: "has `\(foreignKey)`: not a Qonversion response")
-        }
         if let error = document.member("error"), error.kind == .object {
             throw DocumentError(
                 kind: .vendorError, path: error.path, offending: error.value,

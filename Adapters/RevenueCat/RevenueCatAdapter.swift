@@ -26,6 +26,9 @@ public struct RevenueCatAdapter: EntitlementAdapter {
     /// `revenuecat`.
     public var provider: ProviderID { .revenueCat }
 
+    /// `subscriber`.
+    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: ["subscriber"]) }
+
     /// A top-level object with a `subscriber` member.
     public func recognizes(_ document: JSONValue) -> Bool {
         document["subscriber"] != nil

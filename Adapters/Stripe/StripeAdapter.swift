@@ -54,6 +54,9 @@ public struct StripeAdapter: EntitlementAdapter {
     /// `stripe`.
     public var provider: ProviderID { .stripe }
 
+    /// `object`, `subscriptions`, `checkoutSessions`, `charges` or `events`.
+    public var formatMarkers: FormatMarkers { StripeDocumentForm.markers }
+
     /// A top-level `object` of `subscription`, `checkout.session` or `event`; a `list` of Subscriptions and
     /// Checkout Sessions; or a combined object whose first element says it is a Stripe object.
     public func recognizes(_ document: JSONValue) -> Bool {

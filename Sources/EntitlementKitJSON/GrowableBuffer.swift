@@ -4,13 +4,15 @@ struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether `base` is still this buffer's to free (``takeStorage(maximumSlack:)`` hands it over).
+    private var ownsStorage = true
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { if ownsStorage { base.deallocate() } }
 
     @inline(__always) subscript(index: Int) -> Element {
         get {
@@ -41,6 +43,23 @@ struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
     func elements(_ range: Range<Int>) -> [Element] {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "range out of the buffer")
         return Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    /// Hands the elements' storage over to the caller, who frees it (`deallocate()` on its base address):
+    /// no copy, unless more than `maximumSlack` elements of room are unused, when the elements are copied
+    /// into storage of their exact size so that a large result keeps none of the room it grew into. The
+    /// buffer holds nothing afterwards.
+    mutating func takeStorage(maximumSlack: Int) -> (elements: UnsafeMutableBufferPointer<Element>, capacity: Int) {
+        precondition(ownsStorage, "the storage was already taken")
+        ownsStorage = false
+        defer { count = 0 }
+        guard capacity - count > maximumSlack else {
+            return (UnsafeMutableBufferPointer(start: base, count: count), capacity)
+        }
+        let exact = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        exact.moveInitialize(from: base, count: count)
+        base.deallocate()
+        return (UnsafeMutableBufferPointer(start: exact, count: count), max(count, 1))
     }
 
     private mutating func grow() {

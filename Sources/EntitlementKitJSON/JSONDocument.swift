@@ -12,8 +12,12 @@ import Foundation
 
     /// The document's text (for a document made from a ``JSONValue``: its strings' and numbers' text).
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
-    /// One word per value and key (see ``word(_:length:offset:)``).
-    @usableFromInline let tape: [UInt64]
+    /// One word per value and key (see ``word(_:length:offset:)``), owned and freed by this object alone.
+    /// Read without bounds checks: every index a reader uses comes from the tape itself, which the one
+    /// validating pass built.
+    @usableFromInline let tape: UnsafeBufferPointer<UInt64>
+    /// The words allocated for ``tape`` (room it grew into included).
+    private let tapeCapacity: Int
     /// Where the document's root sits in a larger document (the root by default), for errors' paths.
     let rootPath: JSONPath
 
@@ -38,8 +42,10 @@ import Foundation
             throw error
         }
         self.bytes = bytes
-        // Copied out at its exact length: a large document keeps none of the room the tape grew into.
-        tape = builder.words
+        // Taken over without a copy (a copy of every tape was a tenth of the pass).
+        let (words, capacity) = builder.takeTape()
+        tape = UnsafeBufferPointer(words)
+        tapeCapacity = capacity
         rootPath = .root
     }
 
@@ -51,18 +57,22 @@ import Foundation
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count, 1))
         _ = storage.initialize(from: text)
         bytes = UnsafeBufferPointer(rebasing: storage[..<text.count])
-        self.tape = tape
+        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(tape.count, 1))
+        _ = words.initialize(from: tape)
+        self.tape = UnsafeBufferPointer(rebasing: words[..<tape.count])
+        tapeCapacity = max(tape.count, 1)
         rootPath = path
     }
 
     deinit {
         UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+        UnsafeMutableRawPointer(mutating: tape.baseAddress)?.deallocate()
     }
 
     /// The bytes the document holds: its text and its tape (capacity included). A document of `n` bytes
     /// takes at most about `n + 8 × (values and keys)`: a 5-million-element array of single digits, 10 MB of
     /// text, takes some 50 MB, where the tree of `JSONValue`s took several times more.
-    var storageByteCount: Int { bytes.count + tape.capacity * MemoryLayout<UInt64>.stride }
+    var storageByteCount: Int { bytes.count + tapeCapacity * MemoryLayout<UInt64>.stride }
 
     // MARK: Words
 
@@ -241,30 +251,28 @@ import Foundation
 
     @inlinable func member(utf8 name: UnsafeBufferPointer<UInt8>, ofObjectAt index: Int) -> Int? {
         guard Self.isPlainASCII(name) else { return member(decoded: name, ofObjectAt: index) }
-        return tape.withUnsafeBufferPointer { tape -> Int? in
-            let target = UInt64(name.count) << 32
-            let end = index + 1 + Self.offset(of: tape[index])
-            var key = index + 1
-            while key < end {
-                let word = tape[key]
-                // An ASCII key's kind and length against the name's in one comparison.
-                if word & 0xFFFF_FFFF_0000_0000 == Kind.asciiString.rawValue << 60 | target {
-                    let start = Self.offset(of: word)
-                    // The first byte tells most keys of one length apart (`expiration_…`, `transaction_…`).
-                    if name.isEmpty || bytes[start] == name[0],
-                        Self.sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<start + name.count]), name)
-                    {
-                        return key + 1
-                    }
-                } else if !Self.isASCIIString(word) || Self.storedLength(of: word) == Self.lengthLimit {
-                    // Escapes, non-ASCII text or a saturated length: compared as strings.
-                    if Self.decodedString(word, in: bytes) == String(decoding: name, as: UTF8.self) { return key + 1 }
+        let target = UInt64(name.count) << 32
+        let end = index + 1 + Self.offset(of: tape[index])
+        var key = index + 1
+        while key < end {
+            let word = tape[key]
+            // An ASCII key's kind and length against the name's in one comparison.
+            if word & 0xFFFF_FFFF_0000_0000 == Kind.asciiString.rawValue << 60 | target {
+                let start = Self.offset(of: word)
+                // The first byte tells most keys of one length apart (`expiration_…`, `transaction_…`).
+                if name.isEmpty || bytes[start] == name[0],
+                    Self.sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<start + name.count]), name)
+                {
+                    return key + 1
                 }
-                let value = tape[key + 1]
-                key = Self.isContainer(value) ? key + 2 + Self.offset(of: value) : key + 2
+            } else if !Self.isASCIIString(word) || Self.storedLength(of: word) == Self.lengthLimit {
+                // Escapes, non-ASCII text or a saturated length: compared as strings.
+                if Self.decodedString(word, in: bytes) == String(decoding: name, as: UTF8.self) { return key + 1 }
             }
-            return nil
+            let value = tape[key + 1]
+            key = Self.isContainer(value) ? key + 2 + Self.offset(of: value) : key + 2
         }
+        return nil
     }
 
     /// ``member(_:ofObjectAt:)`` for a name that is not plain ASCII: every key compared as a string.

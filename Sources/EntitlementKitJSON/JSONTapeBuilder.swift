@@ -27,8 +27,11 @@ struct JSONTapeBuilder: ~Copyable {
         tape = GrowableBuffer(capacity: min(bytes.count / 8, 1 << 20) + 16)
     }
 
-    /// The tape built, exactly as long as it is.
-    var words: [UInt64] { tape.elements(0..<tape.count) }
+    /// The tape built, handed over (the caller frees it) with its capacity; at most 2 KiB of room to spare,
+    /// so that a large document keeps none of the room the tape grew into.
+    mutating func takeTape() -> (elements: UnsafeMutableBufferPointer<UInt64>, capacity: Int) {
+        tape.takeStorage(maximumSlack: 256)
+    }
 
     mutating func build() throws(DocumentError) {
         guard bytes.count <= Int(UInt32.max) else { throw failure("the document is larger than 4 GiB") }

@@ -2,7 +2,8 @@ import EntitlementKit
 import Foundation
 
 /// One customer's unified snapshot from the threads it owns: each source's own mapping over its threads,
-/// then merged as a migration's `eitherGrants` merges two backends (per entitlement the latest access).
+/// then merged as a migration's `eitherGrants` merges two backends (per entitlement the grant
+/// ``GrantPrecedence`` puts first: the latest access, inactive grants included).
 /// Unlike a migration's merge, no transaction is dropped (ledger.md "every transaction listed"): the
 /// winning grant lists the transactions of every source's grant of that entitlement, and the one-time
 /// purchases of every source are kept — both oldest first, as the model says.
@@ -20,7 +21,6 @@ struct LedgerSnapshotAssembly: Sendable {
         let bySource = Dictionary(grouping: threads, by: \.id.source)
         // Per entitlement, each source's grant's transactions; a grant from one source alone keeps its list.
         var transactionsByEntitlement: [String: [[Transaction]]] = [:]
-        var grantsByEntitlement: [String: [Entitlement]] = [:]
         var oneTimeSources = 0
         for sourceID in bySource.keys.sorted() {
             guard let source = sources[sourceID] else {
@@ -34,15 +34,7 @@ struct LedgerSnapshotAssembly: Sendable {
             if !part.nonSubscriptionTransactions.isEmpty { oneTimeSources += 1 }
             for grant in part.evaluated(at: instant).all {
                 transactionsByEntitlement[grant.id, default: []].append(grant.transactions)
-                grantsByEntitlement[grant.id, default: []].append(grant)
             }
-        }
-        // When no source grants access, the latest access still wins: no expiry, then the later expiry
-        // (the migration merge keeps the first source's inactive grant).
-        for (id, grants) in grantsByEntitlement where merged[id]?.isActive == false && grants.count > 1 {
-            var latest = grants[0]
-            for grant in grants.dropFirst() where Self.endsLater(grant, than: latest) { latest = grant }
-            merged.updateEntitlement(latest)
         }
         for var grant in merged.all {
             guard let lists = transactionsByEntitlement[grant.id], lists.count > 1 else { continue }
@@ -53,16 +45,6 @@ struct LedgerSnapshotAssembly: Sendable {
             merged.nonSubscriptionTransactions = Self.oldestFirst(merged.nonSubscriptionTransactions)
         }
         return merged
-    }
-
-    /// Whether `grant`'s access ends later than `other`'s: no expiry beats any, then the later expiry.
-    private static func endsLater(_ grant: Entitlement, than other: Entitlement) -> Bool {
-        switch (grant.expirationDate, other.expirationDate) {
-        case (nil, nil): false
-        case (nil, _): true
-        case (_, nil): false
-        case (let a?, let b?): a > b
-        }
     }
 
     /// Oldest first by transaction date (undated last), keeping each source's own order among equals; a

@@ -128,7 +128,12 @@ public struct JSONLinesReader {
         if textEnd - lineStart > maximumLineLength {
             return JSONLine(number: lineNumber, content: .tooLong(byteCount: textEnd - lineStart))
         }
-        return JSONLine(number: lineNumber, content: .text(Data(buffer[lineStart..<textEnd])))
+        // Copied straight from the buffer's storage: `Data(buffer[range])` went through the generic
+        // sequence initializer.
+        let text = buffer.withUnsafeBufferPointer { bytes in
+            Data(UnsafeBufferPointer(rebasing: bytes[lineStart..<textEnd]))
+        }
+        return JSONLine(number: lineNumber, content: .text(text))
     }
 
     /// The index of the first `\n` at or after `start` (`memchr`: the byte-by-byte search was a tenth

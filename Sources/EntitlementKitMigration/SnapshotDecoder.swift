@@ -5,8 +5,8 @@ import Foundation
 /// or EntitlementKit's own unified form.
 ///
 /// The format is named by its provider id (`revenuecat`, `qonversion`, `unified`) or, when not named,
-/// detected from the document's shape by the adapters' ``EntitlementAdapter/recognizes(_:)`` (a
-/// top-level `schemaVersion` for the unified form). A document that matches no format, or more than one,
+/// detected from the document's shape by ``FormatDetector`` over the adapters in order (a top-level
+/// `schemaVersion` for the unified form). A document that matches no format, or more than one,
 /// is refused with a ``DocumentError`` of kind `unrecognizedFormat`.
 ///
 /// ```swift
@@ -34,26 +34,13 @@ public struct SnapshotDecoder: Sendable {
         formats.contains(format)
     }
 
-    /// The name of the one format `document` has the shape of.
+    /// The name of the one format `document` has the shape of (see ``FormatDetector``).
     public func detectFormat(of document: JSONNode) throws(DocumentError) -> ProviderID {
-        let matches = adapters.filter { $0.recognizes(document) }.map(\.provider)
-        switch matches.count {
-        case 1:
-            return matches[0]
-        case 0:
-            var value: String?
-            if document.kind != .object { value = document.value.compactText }
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path, value: value,
-                reason: "is not a document of any known format (\(formatList))")
-        default:
-            throw DocumentError(
-                kind: .unrecognizedFormat, path: document.path,
-                reason:
-                    "matches more than one format (\(matches.map(\.rawValue).joined(separator: ", "))); name the format"
-            )
-        }
+        try detector.format(of: document)
     }
+
+    /// The one detector, over ``adapters`` in their order.
+    private var detector: FormatDetector { FormatDetector(adapters: adapters) }
 
     /// Maps `document` into a snapshot evaluated at `instant`.
     ///
@@ -83,7 +70,7 @@ public struct SnapshotDecoder: Sendable {
                 reason: "is not a known format (\(formatList))")
         }
         if format != nil, !adapter.recognizes(document),
-            let other = adapters.first(where: { $0.provider != name && $0.recognizes(document) })
+            let other = detector.claimants(of: document).first(where: { $0.provider != name })
         {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,

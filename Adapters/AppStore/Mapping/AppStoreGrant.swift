@@ -69,6 +69,12 @@ struct AppStoreGrant: Sendable {
         Entitlement.isActive(expirationDate: expirationDate, denial: denial, at: instant)
     }
 
+    /// Its place among the grants of one entitlement at `instant`.
+    func precedence(at instant: Date) -> GrantPrecedence {
+        GrantPrecedence(
+            isActive: isActive(at: instant), expirationDate: expirationDate, purchaseDate: transaction.purchaseDate)
+    }
+
     /// Why a transaction grants nothing whatever its dates say (the mapping article's Denials list), the
     /// first that applies: a refund → `refunded` (raw the `revocationType`, or the `revocationReason`
     /// sent without one); `FAMILY_REVOKE` → `revoked`; another `revocationType` → `unknown` (raw the

@@ -149,22 +149,9 @@ struct AppStoreSnapshotMapping {
         return a.order > b.order
     }
 
-    /// Whether `a` grants less than `b` at `instant`: active beats inactive; no expiry beats any; then the
-    /// later expiry; then the later purchase; then the one read last.
+    /// Whether `a`, met before `b`, grants less than it at `instant` (``GrantPrecedence``; a tie keeps `a`).
     static func grantsLess(_ a: AppStoreGrant, _ b: AppStoreGrant, at instant: Date) -> Bool {
-        let activeA = a.isActive(at: instant)
-        let activeB = b.isActive(at: instant)
-        if activeA != activeB { return !activeA }
-        switch (a.expirationDate, b.expirationDate) {
-        case (nil, .some): return false
-        case (.some, nil): return true
-        case (.some(let endA), .some(let endB)) where endA != endB: return endA < endB
-        default: break
-        }
-        let purchaseA = a.transaction.purchaseDate ?? .distantPast
-        let purchaseB = b.transaction.purchaseDate ?? .distantPast
-        if purchaseA != purchaseB { return purchaseA < purchaseB }
-        return a.transaction.order < b.transaction.order
+        b.precedence(at: instant).wins(over: a.precedence(at: instant))
     }
 
     /// Oldest first by `purchaseDate` (a transaction without one first), then in reading order.

@@ -18,9 +18,6 @@ struct PlayOwnedItem: Sendable {
     var isConsumable: Bool
     /// Whether it decides access: `false` for every purchase of a chain but the latest.
     var decides: Bool
-    /// Its place in the document (subscriptions before products, then purchase, then line item), the
-    /// last tie-breaker.
-    var order: [Int]
 }
 
 extension PlayPurchases {
@@ -35,13 +32,13 @@ extension PlayPurchases {
             for item in subscription.lineItems {
                 items.append(
                     PlayOwnedItem(
-                        subscription: subscription, item: item, index: index,
+                        subscription: subscription, item: item,
                         originalToken: chains.originalToken[index], chainStart: chains.chainStart[index],
                         decides: chains.decides[index], at: instant))
             }
         }
-        for (index, product) in products.enumerated() {
-            items.append(PlayOwnedItem(product: product, index: index, catalog: catalog, at: instant))
+        for product in products {
+            items.append(PlayOwnedItem(product: product, catalog: catalog, at: instant))
         }
 
         var grants: [String: [PlayOwnedItem]] = [:]
@@ -93,7 +90,7 @@ extension PlayPurchases {
 extension PlayOwnedItem {
     /// One line item of a subscription.
     init(
-        subscription: PlaySubscriptionPurchase, item: PlayLineItem, index: Int, originalToken: String?,
+        subscription: PlaySubscriptionPurchase, item: PlayLineItem, originalToken: String?,
         chainStart: Date?, decides: Bool, at instant: Date
     ) {
         let periodType = PeriodType(googlePlay: item)
@@ -152,13 +149,12 @@ extension PlayOwnedItem {
         productId = item.productId
         isConsumable = false
         self.decides = decides
-        order = [0, index, item.index]
     }
 
     /// One one-time product. A consumed product is a consumable: listed, never an entitlement. Otherwise
     /// it grants while purchased (`purchaseState` 0), not consumed and not fully refunded; a catalog
     /// duration gives it an expiry (`purchaseTimeMillis` + duration).
-    init(product: PlayProductPurchase, index: Int, catalog: EntitlementCatalog, at instant: Date) {
+    init(product: PlayProductPurchase, catalog: EntitlementCatalog, at instant: Date) {
         let isSandbox = product.purchaseType == 0
         let isRefunded = product.refundableQuantity == 0
         isConsumable = product.consumptionState == 1
@@ -204,24 +200,13 @@ extension PlayOwnedItem {
         )
         productId = product.productId
         decides = true
-        order = [1, index, 0]
     }
 
-    /// Whether this item's grant beats `other`'s for one entitlement: the latest purchase of its chain
-    /// beats a replaced one; then access beats none; then no expiry beats any; then the later expiry; then
-    /// the later purchase; then the earlier in the document.
+    /// Whether this item's grant beats `other`'s (met before it) for one entitlement: the latest purchase of
+    /// its chain beats a replaced one; then ``GrantPrecedence`` (a tie keeps the earlier in the document).
     func grantsMore(than other: PlayOwnedItem) -> Bool {
         if decides != other.decides { return decides }
-        if grant.isActive != other.grant.isActive { return grant.isActive }
-        switch (grant.expirationDate, other.grant.expirationDate) {
-        case (nil, _?): return true
-        case (_?, nil): return false
-        case (let mine?, let theirs?) where mine != theirs: return mine > theirs
-        default: break
-        }
-        let (mine, theirs) = (grant.latestPurchaseDate ?? .distantPast, other.grant.latestPurchaseDate ?? .distantPast)
-        if mine != theirs { return mine > theirs }
-        return order.lexicographicallyPrecedes(other.order)
+        return grant.winsGrant(over: other.grant)
     }
 }
 

@@ -5,8 +5,8 @@ import EntitlementKit
 /// Recognition (``recognized(_:)``) is structural and strict, so the CLI never hands another vendor's
 /// document to this adapter: the `kind` Google puts in every response, or the pairs of members no other
 /// format has (`lineItems` with `subscriptionState`; `purchaseTimeMillis` with `purchaseState`), or a
-/// listing whose `subscriptions` / `products` are arrays (Adapty's `subscriptions` is an object, RevenueCat
-/// nests everything under `subscriber`, Qonversion under `data`).
+/// listing — EntitlementKit's own shape — with no member but `subscriptions` / `products`, arrays of
+/// `{…, "purchase": …}`.
 enum GooglePlayDocumentForm: Sendable, Hashable {
     /// A `purchases.subscriptionsv2.get` response.
     case subscription
@@ -30,23 +30,20 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
         }
         if case .array? = members["lineItems"], case .string? = members["subscriptionState"] { return .subscription }
         if case .string? = members["purchaseTimeMillis"], case .integer? = members["purchaseState"] { return .product }
-        let lists = [members["subscriptions"], members["products"]].compactMap { $0 }
-        guard !lists.isEmpty, Set(members.keys).isDisjoint(with: otherFormatsMembers) else { return nil }
-        for list in lists {
-            // Each element of a listing is `{"purchaseToken", "purchase", …}`; Adapty's `subscriptions` is an
-            // object keyed by product, so it never gets here.
+        guard !members.isEmpty, members.keys.allSatisfy(listingMembers.contains) else { return nil }
+        for list in members.values {
+            // Each element of a listing is `{"purchaseToken", "purchase", …}`.
             guard case .array(let elements) = list else { return nil }
             if let first = elements.first, first["purchase"] == nil { return nil }
         }
         return .listing
     }
 
-    /// Top-level members of the other formats the CLI reads: a document holding one is never a listing.
-    static let otherFormatsMemberNames: [StaticString] = [
-        "subscriber", "data", "schemaVersion", "profile_id", "statuses", "history", "transactions",
-        "non_subscriptions", "paid_access_levels", "checkoutSessions", "charges", "events",
-    ]
-    private static let otherFormatsMembers = Set(otherFormatsMemberNames.map(\.description))
+    /// The members of a listing: a document holding any other is not one.
+    static let listingMembers: Set<String> = ["subscriptions", "products"]
+
+    /// What ``FormatDetector`` looks for first: `kind`, the members that pair with a state, a listing's.
+    static let markers = FormatMarkers(memberNames: listingMembers.union(["kind", "lineItems", "purchaseTimeMillis"]))
 
     /// The form `document` is read as when the caller named this adapter: looser than ``recognized(_:)``,
     /// so that a damaged document reaches its reader and fails there with a located error, and documents

@@ -14,20 +14,6 @@ struct StripeCandidate: Sendable {
     var grant: Entitlement
     /// Its transaction.
     var transaction: Transaction
-
-    /// Whether this candidate's grant beats `other`'s for one entitlement: access beats none; then no expiry
-    /// beats any; then the later expiry; then the later purchase. Equal ones keep the earlier candidate.
-    func grantsMore(than other: StripeCandidate) -> Bool {
-        if grant.isActive != other.grant.isActive { return grant.isActive }
-        switch (grant.expirationDate, other.grant.expirationDate) {
-        case (nil, _?): return true
-        case (_?, nil): return false
-        case (let mine?, let theirs?) where mine != theirs: return mine > theirs
-        default: break
-        }
-        let (mine, theirs) = (grant.latestPurchaseDate ?? .distantPast, other.grant.latestPurchaseDate ?? .distantPast)
-        return mine > theirs
-    }
 }
 
 extension StripeObjects {
@@ -63,7 +49,7 @@ extension StripeObjects {
         let entitlements = order.map { id -> Entitlement in
             let claimants = grants[id] ?? []
             let best = claimants.dropFirst().reduce(claimants[0]) { best, candidate in
-                candidate.grantsMore(than: best) ? candidate : best
+                candidate.grant.winsGrant(over: best.grant) ? candidate : best
             }
             var entitlement = best.grant
             entitlement.id = id

@@ -5,8 +5,7 @@ import EntitlementKit
 /// Recognition (``recognized(_:)``) is strict, so the CLI never hands another vendor's document to this
 /// adapter: a top-level `object` of `subscription`, `checkout.session` or `event`, a `list` whose every
 /// element is a Subscription or a Checkout Session, or a combined per-customer object whose first element
-/// (of its first non-empty container) says it is a Stripe object (Google Play's listing has
-/// `purchaseToken` elements instead).
+/// (of its first non-empty container) says it is a Stripe object.
 enum StripeDocumentForm: Sendable, Hashable {
     /// A Subscription.
     case subscription
@@ -24,6 +23,9 @@ enum StripeDocumentForm: Sendable, Hashable {
         ("subscriptions", "subscription"), ("checkoutSessions", "checkout.session"), ("charges", "charge"),
         ("events", "event"),
     ]
+
+    /// What ``FormatDetector`` looks for first: `object`, or a container of the combined object.
+    static let markers = FormatMarkers(memberNames: Set(["object"] + containers.map(\.key)))
 
     /// The form of `document` when its shape is unambiguous, else `nil`.
     static func recognized(_ document: JSONValue) -> StripeDocumentForm? {

@@ -68,15 +68,19 @@ struct CanonicalJSONEncoder: ~Copyable {
     mutating func write(_ snapshot: EntitlementSnapshot) {
         beginObject()
         key("activeEntitlementIds")
-        // Sorted once: `activeEntitlementIds` is `all` filtered, and sorting again was a large part of the time.
-        let entitlements = snapshot.all
-        if !entitlements.contains(where: \.isActive) {
+        // The ids sorted once, as positions in the dictionary: `activeEntitlementIds` is the entitlements
+        // filtered, and sorting copies of the entitlements (``EntitlementSnapshot/all``) cost more than
+        // writing them. Each key is its entitlement's id.
+        let entitlements = snapshot.entitlements
+        var order = Array(entitlements.indices)
+        order.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
+        if !order.contains(where: { entitlements.values[$0].isActive }) {
             raw("[]")
         } else {
             beginArray()
-            for entitlement in entitlements where entitlement.isActive {
+            for index in order where entitlements.values[index].isActive {
                 element()
-                string(entitlement.id)
+                string(entitlements.keys[index])
             }
             endArray()
         }
@@ -97,13 +101,13 @@ struct CanonicalJSONEncoder: ~Copyable {
         key("appUserId")
         string(snapshot.appUserId)
         key("entitlements")
-        if entitlements.isEmpty {
+        if order.isEmpty {
             raw("{}")
         } else {
             beginObject()
-            for entitlement in entitlements {
-                dynamicKey(entitlement.id)
-                write(entitlement)
+            for index in order {
+                dynamicKey(entitlements.keys[index])
+                write(entitlements.values[index])
             }
             endObject()
         }

@@ -12,6 +12,9 @@ public struct UnifiedSnapshotAdapter: EntitlementAdapter {
     /// `unified`.
     public var provider: ProviderID { .unified }
 
+    /// `schemaVersion`.
+    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: ["schemaVersion"]) }
+
     /// An object with a `schemaVersion` member.
     public func recognizes(_ document: JSONValue) -> Bool {
         document["schemaVersion"] != nil

@@ -13,14 +13,19 @@ public protocol EntitlementAdapter: Sendable {
     /// The provider id written into snapshots and accepted by `--from`: `revenuecat`, `qonversion`.
     var provider: ProviderID { get }
 
-    /// Whether `document` has this format's shape. Cheap and structural (top-level keys, not field
-    /// values), so a CLI can pick an adapter for an unlabelled file. At most one adapter should claim a
-    /// given document.
+    /// The top-level members this format's documents are known by, declared once: ``FormatDetector``
+    /// asks ``recognizes(_:)-(JSONNode)`` only about documents they admit. The default,
+    /// ``FormatMarkers/unrestricted``, is asked about every document.
+    var formatMarkers: FormatMarkers { get }
+
+    /// Whether `document` has this format's shape. Cheap and structural (keys, not field values), so a CLI
+    /// can pick an adapter for an unlabelled file. Decided by this format's own members and values alone,
+    /// never by another format's keys; ``FormatDetector`` refuses a document two formats claim.
     func recognizes(_ document: JSONValue) -> Bool
 
-    /// ``recognizes(_:)-(JSONValue)`` read in place, without making the document's tree: the bulk decoder
-    /// asks it of every adapter for every record. The default makes the tree and asks
-    /// ``recognizes(_:)-(JSONValue)``; an adapter answers from its markers (top-level keys) instead.
+    /// ``recognizes(_:)-(JSONValue)`` read in place: the bulk decoder asks it of every adapter for every
+    /// record. The default rules out what ``formatMarkers`` does not admit without making the tree, then
+    /// asks ``recognizes(_:)-(JSONValue)``.
     func recognizes(_ document: JSONNode) -> Bool
 
     /// Maps a parsed document into a snapshot evaluated at `instant`.
@@ -32,9 +37,12 @@ public protocol EntitlementAdapter: Sendable {
 }
 
 extension EntitlementAdapter {
-    /// The tree of `document`, asked of ``recognizes(_:)-(JSONValue)``.
+    /// No markers: asked about every document.
+    public var formatMarkers: FormatMarkers { .unrestricted }
+
+    /// ``recognizes(_:)-(JSONValue)`` of the tree of a document ``formatMarkers`` admits.
     public func recognizes(_ document: JSONNode) -> Bool {
-        recognizes(document.value)
+        formatMarkers.admits(document) && recognizes(document.value)
     }
 
     /// Parses `data` and maps it into a snapshot evaluated at `instant`.

@@ -26,7 +26,7 @@ struct CustomerView: Sendable, Hashable {
         var best: [String: SimulatedPurchase] = [:]
         for purchase in self.purchases {
             for id in purchase.entitlements {
-                if let current = best[id], !Self.grantsLonger(purchase, than: current) { continue }
+                if let current = best[id], !Self.grantsLonger(purchase, than: current, at: instant) { continue }
                 best[id] = purchase
             }
         }
@@ -35,14 +35,18 @@ struct CustomerView: Sendable, Hashable {
         }
     }
 
-    /// Furthest-out access wins (no end is the furthest); on a tie, the later purchase.
-    private static func grantsLonger(_ candidate: SimulatedPurchase, than current: SimulatedPurchase) -> Bool {
-        switch (candidate.accessEnd, current.accessEnd) {
-        case (nil, nil): return candidate.purchasedAt >= current.purchasedAt
-        case (nil, _): return true
-        case (_, nil): return false
-        case (let left?, let right?): return left != right ? left > right : candidate.purchasedAt >= current.purchasedAt
-        }
+    /// Whether `candidate`, met after `current`, wins by ``GrantPrecedence`` at `instant` (a purchase grants
+    /// access until its access end, none for ever).
+    private static func grantsLonger(_ candidate: SimulatedPurchase, than current: SimulatedPurchase, at instant: Date)
+        -> Bool
+    {
+        precedence(of: candidate, at: instant).wins(over: precedence(of: current, at: instant))
+    }
+
+    private static func precedence(of purchase: SimulatedPurchase, at instant: Date) -> GrantPrecedence {
+        GrantPrecedence(
+            isActive: purchase.accessEnd.map { instant <= $0 } ?? true, expirationDate: purchase.accessEnd,
+            purchaseDate: purchase.purchasedAt)
     }
 
     /// The latest purchase of each subscription product, for wire formats keyed by product id; when
@@ -51,7 +55,9 @@ struct CustomerView: Sendable, Hashable {
         var result: [String: SimulatedPurchase] = [:]
         for purchase in purchases {
             guard case .autoRenewable = purchase.kind else { continue }
-            if let current = result[purchase.productId], !Self.grantsLonger(purchase, than: current) { continue }
+            if let current = result[purchase.productId], !Self.grantsLonger(purchase, than: current, at: instant) {
+                continue
+            }
             result[purchase.productId] = purchase
         }
         return result

@@ -14,12 +14,21 @@ enum AppStoreDocumentShape: Sendable, Hashable {
     /// The members of the combined object.
     static let combinedKeys: Set<String> = ["statuses", "history", "transactions"]
 
+    /// The members of the App Store Server API's statuses and history responses.
+    static let responseKeys: Set<String> = [
+        "environment", "bundleId", "appAppleId", "data", "revision", "hasMore", "signedTransactions",
+    ]
+
+    /// What ``FormatDetector`` looks for first: a member of a response or of the combined object, or an array.
+    static let markers = FormatMarkers(
+        memberNames: combinedKeys.union(["signedTransactions", "data"]), readsArrays: true)
+
     /// The shape `document` unmistakably has, or `nil`.
     ///
-    /// Claimed only where no other format could be meant: a statuses response whose `data` is a non-empty
-    /// array of objects holding `lastTransactions` (an empty `data: []` is also a Qonversion list); a
-    /// history response with a `signedTransactions` array and no `subscriber`, `data` or
-    /// `schemaVersion`; a non-empty array whose every element is a JWS (three dot-separated parts) or an
+    /// Claimed only where the document says it is Apple's: a statuses response whose `data` is a non-empty
+    /// array of objects holding `lastTransactions` (an empty `data: []` says nothing); a history response
+    /// with a `signedTransactions` array and no `data`, either holding no member outside ``responseKeys``; a
+    /// non-empty array whose every element is a JWS (three dot-separated parts) or an
     /// object with an Apple `transactionId` or `originalTransactionId`; an object whose members are all
     /// `statuses`, `history` or `transactions` (at least one).
     static func detect(_ document: JSONValue) -> AppStoreDocumentShape? {
@@ -28,8 +37,7 @@ enum AppStoreDocumentShape: Sendable, Hashable {
             return !items.isEmpty && items.allSatisfy(looksLikeTransactionItem) ? .transactions : nil
         case .object(let members):
             if !members.isEmpty, members.keys.allSatisfy(combinedKeys.contains) { return .combined }
-            let foreign = ["subscriber", "schemaVersion", "success", "permissions"]
-            guard !foreign.contains(where: { members[$0] != nil }) else { return nil }
+            guard members.keys.allSatisfy(responseKeys.contains) else { return nil }
             if case .array = members["signedTransactions"], members["data"] == nil { return .history }
             if case .array(let groups)? = members["data"], !groups.isEmpty,
                 groups.allSatisfy({ group in
