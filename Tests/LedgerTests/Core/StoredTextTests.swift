@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import HelperProcesses
 import Testing
 
 /// What the ledger keeps of a document it read: the canonical compact text, written from the parsed
@@ -10,7 +11,7 @@ struct StoredTextTests {
     /// The tape's text is the writer's text, byte for byte, on documents written with keys out of order,
     /// escapes where none are needed, spaces, non-ASCII text and every kind of number.
     @Test func theTapesCompactTextIsTheWritersText() throws {
-        var generator = SplitMix(seed: 32)
+        var generator = SplitMix64(seed: 32)
         for _ in 0..<400 {
             let value = Self.randomValue(depth: 0, &generator)
             let text = Self.scrambledText(of: value, &generator)
@@ -62,30 +63,18 @@ struct StoredTextTests {
 
     // MARK: Generated documents
 
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let alphabet: [String] = [
         "a", "b", "Z", "0", " ", "é", "e\u{301}", "😀", "\"", "\\", "\n", "\u{01}", "/", "ß",
     ]
 
-    static func randomString(_ generator: inout SplitMix) -> String {
+    static func randomString(_ generator: inout SplitMix64) -> String {
         (0..<Int.random(in: 0...5, using: &generator)).map { _ in
             alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
         }
         .joined()
     }
 
-    static func randomValue(depth: Int, _ generator: inout SplitMix) -> JSONValue {
+    static func randomValue(depth: Int, _ generator: inout SplitMix64) -> JSONValue {
         switch Int.random(in: 0..<(depth < 3 ? 8 : 6), using: &generator) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
@@ -111,7 +100,7 @@ struct StoredTextTests {
 
     /// `value` as text a vendor might send: members in a random order, some characters escaped that need
     /// not be, spaces between tokens.
-    static func scrambledText(of value: JSONValue, _ generator: inout SplitMix) -> String {
+    static func scrambledText(of value: JSONValue, _ generator: inout SplitMix64) -> String {
         let space = Bool.random(using: &generator) ? " " : ""
         switch value {
         case .object(let members):
@@ -128,7 +117,7 @@ struct StoredTextTests {
         }
     }
 
-    static func quoted(_ string: String, _ generator: inout SplitMix) -> String {
+    static func quoted(_ string: String, _ generator: inout SplitMix64) -> String {
         var text = "\""
         for scalar in string.unicodeScalars {
             let escapeAnyway = Int.random(in: 0..<4, using: &generator) == 0
