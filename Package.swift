@@ -161,25 +161,31 @@ let package = Package(
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
         // The JSON reader before the tape, kept only as the oracle of the differential tests and fuzz targets.
         .target(name: "JSONOracle", dependencies: ["EntitlementKitJSON"], path: "Tests/JSONOracle"),
-        // The package's helper executables run as real processes by the crash tests (test support).
-        .target(name: "HelperProcesses", path: "Tests/HelperProcesses"),
+        // What the test suites share instead of copying (test support, not a product): fixture dates, a seeded
+        // generator, a movable wall clock, the built executables run as real processes, off-the-pool waits.
+        .target(name: "TestSupport", dependencies: ["EntitlementKit"], path: "Tests/TestSupport"),
+        // The old name of TestSupport's process helpers, re-exporting it until LedgerTests imports TestSupport.
+        .target(name: "HelperProcesses", dependencies: ["TestSupport"], path: "Tests/HelperProcesses"),
         // Slow, plain ECDSA and RSA verifiers the tests and fuzz targets hold the crypto module to (not shipped).
         .target(name: "CryptoOracles", dependencies: ["EntitlementKitCrypto"], path: "Tests/CryptoOracles"),
 
         .testTarget(
-            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures"], exclude: ["Golden"]
+            name: "EntitlementKitTests", dependencies: ["EntitlementKit", "EntitlementKitFixtures", "TestSupport"],
+            exclude: ["Golden"]
         ),
         // Shadow mode and cut-over: MigratingProvider over two in-test backends and a clock moved by hand.
         .testTarget(name: "SwapTests", dependencies: ["EntitlementKit", "EntitlementKitTesting"]),
         // Shadow evidence across devices: a report's JSON form, tallies that merge and persist.
         .testTarget(name: "ShadowEvidenceTests", dependencies: ["EntitlementKit"]),
         // The runtime client against an in-test provider, injected clocks and real cache files.
-        .testTarget(name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto"]),
+        .testTarget(
+            name: "EntitlementKitClientTests", dependencies: ["EntitlementKit", "EntitlementKitCrypto", "TestSupport"]),
         // Uses only the test kit's public API, as an app's test target would.
         .testTarget(
             name: "EntitlementKitTestingTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitTesting", "EntitlementKitFixtures", "EntitlementKitAdapty",
+                "TestSupport",
             ],
             resources: [.copy("Stories")]
         ),
@@ -187,21 +193,22 @@ let package = Package(
         // JWS are signed with a throwaway test chain.
         .testTarget(
             name: "AppStoreOnDeviceTests",
-            dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitTesting"]
+            dependencies: ["EntitlementKit", "EntitlementKitAppStore", "EntitlementKitTesting", "TestSupport"]
         ),
         .testTarget(
             name: "RevenueCatAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures"]
+            dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitFixtures", "TestSupport"]
         ),
         .testTarget(
             name: "QonversionAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures"]
+            dependencies: ["EntitlementKit", "EntitlementKitQonversion", "EntitlementKitFixtures", "TestSupport"]
         ),
         .testTarget(
             name: "AdaptyAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitAdapty", "EntitlementKitFixtures", "EntitlementKitMigration",
                 "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitTesting", "JSONOracle",
+                "TestSupport",
             ]
         ),
         .testTarget(
@@ -212,7 +219,9 @@ let package = Package(
         // public test vectors.
         .testTarget(
             name: "AppStoreVerificationTests",
-            dependencies: ["EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore", "CryptoOracles"],
+            dependencies: [
+                "EntitlementKit", "EntitlementKitCrypto", "EntitlementKitAppStore", "CryptoOracles", "TestSupport",
+            ],
             exclude: ["PKI"],
             resources: [.copy("Wycheproof")]
         ),
@@ -232,14 +241,14 @@ let package = Package(
             path: "Tests/LedgerWriter"),
         .testTarget(
             name: "GooglePlayAdapterTests",
-            dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures"]
+            dependencies: ["EntitlementKit", "EntitlementKitGooglePlay", "EntitlementKitFixtures", "TestSupport"]
         ),
         .testTarget(
             name: "StripeAdapterTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitStripe", "EntitlementKitFixtures", "EntitlementKitMigration",
                 "EntitlementKitGooglePlay", "EntitlementKitLedger", "EntitlementKitCrypto", "EntitlementKitAppStore",
-                "EntitlementKitTesting",
+                "EntitlementKitTesting", "TestSupport",
             ]
         ),
         // Every Swift example of the README, docs/ and the DocC catalogs, kept compiled and compared with its text.
@@ -283,7 +292,7 @@ let package = Package(
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",
                 "EntitlementKitFixtures",
-                "LoopbackHTTPServer",
+                "LoopbackHTTPServer", "TestSupport",
             ]
         ),
         .testTarget(
@@ -295,7 +304,7 @@ let package = Package(
                 "EntitlementKitQonversion",
                 "EntitlementKitAdapty",
                 "EntitlementKitFixtures",
-                "LoopbackHTTPServer",
+                "LoopbackHTTPServer", "TestSupport",
             ]
         ),
         // OwnBackendProvider against the loopback server: every route, headers, retries, refused bodies; then
@@ -305,6 +314,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitOwnBackend", "EntitlementKitLedger",
                 "EntitlementKitAppStore", "EntitlementKitGooglePlay", "EntitlementKitTesting", "LoopbackHTTPServer",
+                "TestSupport",
             ]
         ),
         // Reliability: the client under concurrent load (run under ThreadSanitizer in CI), cache writes
@@ -314,7 +324,7 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: [
                 "EntitlementKit", "EntitlementKitHTTP", "EntitlementKitRevenueCat", "EntitlementKitQonversion",
-                "LoopbackHTTPServer", "HelperProcesses",
+                "LoopbackHTTPServer", "TestSupport",
             ]
         ),
         // Stores cache entries in a loop until killed; ReliabilityTests runs it as a separate process.
@@ -325,7 +335,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
                 "EntitlementKitMigration", "EntitlementKitAppStore", "EntitlementKitGooglePlay",
-                "EntitlementKitStripe",
+                "EntitlementKitStripe", "TestSupport",
             ]
         ),
     ],

@@ -6,6 +6,7 @@ import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
 import JSONOracle
+import TestSupport
 import Testing
 
 /// With Adapty among the bulk decoder's formats, every fixture of the three backends and every malformed

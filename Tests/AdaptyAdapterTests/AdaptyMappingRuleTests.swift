@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitAdapty
 import Foundation
+import TestSupport
 import Testing
 
 /// One test per mapping rule of adapty-mapping.md that a fixture alone would not pin down.

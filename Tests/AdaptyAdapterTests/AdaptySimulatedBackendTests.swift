@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAdapty
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// The simulated backend answering as Adapty: every bundled story holds, the wire document is Adapty's

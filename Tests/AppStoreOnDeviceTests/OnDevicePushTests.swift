@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// `Transaction.updates` reaching the app: a renewal and a refund the store pushes appear in the client's
@@ -20,7 +21,7 @@ struct OnDevicePushTests {
 
         world.advance("P1M")  // the store renews and pushes the renewal
         var renewed = try #require(await updates.next())
-        while renewed["premium"]?.expirationDate != date("2025-03-01T00:00:00Z") {
+        while renewed["premium"]?.expirationDate != instant("2025-03-01T00:00:00Z") {
             renewed = try #require(await updates.next())  // an earlier push may answer first
         }
         #expect(renewed.verification == .verified)

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("StoreKit 2 on the device: a subscription's life", .timeLimit(.minutes(5)))
@@ -15,14 +16,14 @@ struct OnDeviceStoryTests {
         let bought = try await world.buy("monthly", on: client)
         #expect(bought.activeEntitlementIds == ["premium"])
         #expect(bought.verification == .verified)
-        #expect(bought["premium"]?.expirationDate == date("2025-02-01T00:00:00Z"))
+        #expect(bought["premium"]?.expirationDate == instant("2025-02-01T00:00:00Z"))
         #expect(bought["premium"]?.renewState == .willRenew)
 
         // Renewal at the period end.
         world.advance("P1M")
         let renewed = try #require(await client.checkEntitlements(.fetchCurrent).snapshot)
         #expect(renewed.verification == .verified)
-        #expect(renewed["premium"]?.expirationDate == date("2025-03-01T00:00:00Z"))
+        #expect(renewed["premium"]?.expirationDate == instant("2025-03-01T00:00:00Z"))
         #expect(renewed["premium"]?.isActive == true)
 
         // A lifetime purchase beside it, then a billing issue on the subscription: access to the grace end.
@@ -33,7 +34,7 @@ struct OnDeviceStoryTests {
         #expect(troubled.verification == .verified)
         #expect(troubled.activeEntitlementIds == ["maps", "premium"])
         #expect(troubled["premium"]?.renewState == .billingIssue)
-        #expect(troubled["premium"]?.expirationDate == date("2025-03-04T00:00:00Z"))
+        #expect(troubled["premium"]?.expirationDate == instant("2025-03-04T00:00:00Z"))
 
         // Refund of the lifetime purchase: StoreKit no longer lists it.
         world.store.storeEvent(.refund, storeAccount: "apple-1", productId: "maps")
@@ -83,7 +84,7 @@ struct OnDeviceStoryTests {
             monotonicClock: early)
         let check = await fresh.checkEntitlements()
         #expect(check.snapshot?.verification == .verified)
-        #expect(check.snapshot?.evaluatedAt == date("2025-02-01T00:00:00Z"))
+        #expect(check.snapshot?.evaluatedAt == instant("2025-02-01T00:00:00Z"))
         _ = client
     }
 }

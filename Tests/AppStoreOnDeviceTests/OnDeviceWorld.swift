@@ -67,7 +67,3 @@ struct FixedSource: SignedTransactionSource {
     func transactionUpdates() -> AsyncStream<String> { AsyncStream { $0.finish() } }
     func sync() async throws(EntitlementClientError) {}
 }
-
-func date(_ text: String) -> Date {
-    RFC3339.date(from: text) ?? .distantPast
-}

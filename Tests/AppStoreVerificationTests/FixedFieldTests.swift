@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import CryptoOracles
@@ -8,18 +9,6 @@ import Testing
 /// few hundred pseudo-random values. Both hold a·2^(64·limbs) mod m, so their limbs must agree exactly.
 @Suite(.timeLimit(.minutes(1)))
 struct FixedFieldTests {
-    /// SplitMix64: a fixed sequence, so a failure names the same values on every run.
-    struct Words {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Plain values below `modulus` (of `limbCount` limbs) that stress the edges, then random ones.
     static func values(modulus: WideInteger, limbCount: Int) -> [WideInteger] {
         var result = [WideInteger(), WideInteger(1), WideInteger(2)]
@@ -29,7 +18,8 @@ struct FixedFieldTests {
             result.append(value)
         }
         // Alternating all-ones and zero words, every word all ones but a random top one, random words.
-        var words = Words(state: modulus.limbs.0)
+        // SplitMix64: a fixed sequence, so a failure names the same values on every run.
+        var words = SplitMix64(seed: modulus.limbs.0)
         for index in 0..<300 {
             var value = WideInteger()
             for limb in 0..<limbCount {

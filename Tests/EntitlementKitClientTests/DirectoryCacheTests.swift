@@ -1,5 +1,6 @@
 import EntitlementKitCrypto
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EntitlementKit

@@ -1,28 +1,6 @@
 import EntitlementKit
 import Foundation
-
-/// A device clock the test sets and moves (forward or back), shared by the client and the test.
-final class ManualWallClock: WallClock, @unchecked Sendable {
-    // Guards `instant`.
-    private let lock = NSLock()
-    private var instant: Date
-
-    init(_ instant: Date) {
-        self.instant = instant
-    }
-
-    func now() -> Date {
-        lock.withLock { instant }
-    }
-
-    func set(_ newInstant: Date) {
-        lock.withLock { instant = newInstant }
-    }
-
-    func move(by seconds: TimeInterval) {
-        lock.withLock { instant = instant.addingTimeInterval(seconds) }
-    }
-}
+import TestSupport
 
 /// A monotonic clock the test advances; it cannot go back.
 final class ManualMonotonicClock: MonotonicClock, @unchecked Sendable {
@@ -48,12 +26,12 @@ final class TestTime: @unchecked Sendable {
     private let lock = NSLock()
     private var trueNow: Date
     private var deviceOffset: TimeInterval = 0
-    let device: ManualWallClock
+    let device: MovableWallClock
     private(set) var monotonic = ManualMonotonicClock()
 
     init(start: Date = instant("2025-01-01T00:00:00Z")) {
         trueNow = start
-        device = ManualWallClock(start)
+        device = MovableWallClock(start)
     }
 
     /// The backend's clock.
@@ -87,9 +65,3 @@ final class TestTime: @unchecked Sendable {
 let minute: TimeInterval = 60
 let hour: TimeInterval = 3600
 let day: TimeInterval = 86_400
-
-/// A date from its canonical text; test inputs are literals.
-func instant(_ text: String) -> Date {
-    guard let date = RFC3339.date(from: text) else { preconditionFailure("bad test date \(text)") }
-    return date
-}

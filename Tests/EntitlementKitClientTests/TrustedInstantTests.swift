@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Client trusted instant: max(device now, server now, floor)", .timeLimit(.minutes(5)))

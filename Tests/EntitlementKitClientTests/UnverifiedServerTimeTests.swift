@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Only a verified App Store document's signedDate (its `requestDate`) feeds the trusted instant; a decoded

@@ -1,11 +1,12 @@
 import EntitlementKit
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("ControllableClock: a device's wall clock and monotonic clock, moved by the test", .timeLimit(.minutes(5)))
 struct ControllableClockTests {
-    let start = RFC3339.date(from: "2025-01-31T00:00:00Z") ?? .distantPast
+    let start = instant("2025-01-31T00:00:00Z")
 
     @Test func advancingMovesTheWallClockAndTheElapsedTime() {
         let clock = ControllableClock(start: start)

@@ -1,11 +1,12 @@
 import EntitlementKit
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Builders: test values with the states a paywall must handle, no JSON", .timeLimit(.minutes(5)))
 struct EntitlementBuilderTests {
-    let now = RFC3339.date(from: "2025-06-15T12:00:00Z") ?? .distantPast
+    let now = instant("2025-06-15T12:00:00Z")
 
     @Test func activeStatesGrantAccess() {
         let cases: [(Entitlement, RenewState)] = [
@@ -53,7 +54,7 @@ struct EntitlementBuilderTests {
             appUserId: "alice", at: now)
         #expect(snapshot.activeEntitlementIds == ["premium"])
         #expect(snapshot.appUserId == "alice")
-        let later = snapshot.evaluated(at: RFC3339.date(from: "2025-07-15T12:00:00.001Z") ?? .distantFuture)
+        let later = snapshot.evaluated(at: instant("2025-07-15T12:00:00.001Z"))
         #expect(later.activeEntitlementIds.isEmpty)
         let decoded = try? EntitlementSnapshot(json: snapshot.canonicalJSONData())
         #expect(decoded == snapshot)

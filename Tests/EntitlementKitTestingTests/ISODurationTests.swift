@@ -1,16 +1,13 @@
 import EntitlementKit
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(
     "ISO 8601 durations: calendar months in UTC with the day clamped, fixed days and times, negatives",
     .timeLimit(.minutes(5)))
 struct ISODurationTests {
-    static func date(_ text: String) -> Date {
-        RFC3339.date(from: text) ?? .distantPast
-    }
-
     @Test(arguments: [
         ("P1M", "2025-01-31T10:00:00Z", "2025-02-28T10:00:00Z"),
         ("P2M", "2025-01-31T10:00:00Z", "2025-03-31T10:00:00Z"),
@@ -29,16 +26,16 @@ struct ISODurationTests {
     ])
     func addsToADate(duration: String, start: String, end: String) throws {
         let parsed = try #require(ISODuration(duration))
-        #expect(parsed.added(to: Self.date(start)) == Self.date(end))
+        #expect(parsed.added(to: instant(start)) == instant(end))
         #expect(parsed.description == duration)
     }
 
     @Test func monthlyRenewalsComeFromTheStartNotThePreviousRenewal() {
-        let start = Self.date("2025-01-31T10:00:00Z")
+        let start = instant("2025-01-31T10:00:00Z")
         let month = ISODuration(months: 1)
-        #expect(month.times(1).added(to: start) == Self.date("2025-02-28T10:00:00Z"))
-        #expect(month.times(2).added(to: start) == Self.date("2025-03-31T10:00:00Z"))
-        #expect(month.times(13).added(to: start) == Self.date("2026-02-28T10:00:00Z"))
+        #expect(month.times(1).added(to: start) == instant("2025-02-28T10:00:00Z"))
+        #expect(month.times(2).added(to: start) == instant("2025-03-31T10:00:00Z"))
+        #expect(month.times(13).added(to: start) == instant("2026-02-28T10:00:00Z"))
     }
 
     @Test(arguments: [

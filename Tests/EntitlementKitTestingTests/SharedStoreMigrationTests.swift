@@ -1,13 +1,14 @@
 import EntitlementKit
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Several simulated backends over one simulated store, as two real backends see the same Apple receipt:
 /// a migration test can restore on the new backend what was bought through the old.
 @Suite("Simulated store shared by backends", .timeLimit(.minutes(5)))
 struct SharedStoreMigrationTests {
-    static let start = RFC3339.date(from: "2025-01-01T00:00:00Z") ?? .distantPast
+    static let start = instant("2025-01-01T00:00:00Z")
     static let products = [
         ScenarioProduct(
             id: "monthly", kind: .autoRenewable(period: ISODuration(months: 1), trial: nil, gracePeriod: nil),

@@ -4,13 +4,14 @@ import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(
     "Simulated backend: identity and restore rules, lifecycles, wire formats the real adapters accept",
     .timeLimit(.minutes(5)))
 struct SimulatedBackendTests {
-    static let start = RFC3339.date(from: "2025-01-31T10:00:00Z") ?? .distantPast
+    static let start = instant("2025-01-31T10:00:00Z")
     static let products = [
         ScenarioProduct(
             id: "monthly",

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Access is computed from stored facts (expiry, the denial, the instant), so no change to a snapshot

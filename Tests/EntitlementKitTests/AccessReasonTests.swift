@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// `accessReason` is computed from the entitlement's facts, case by case as unified-snapshot.md's "Why"

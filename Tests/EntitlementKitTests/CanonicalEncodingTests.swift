@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitFixtures
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Canonical snapshot JSON", .timeLimit(.minutes(5)))

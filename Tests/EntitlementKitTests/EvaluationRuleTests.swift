@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The unified activity rule", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The one rule for which grant of an entitlement wins, and the migration merge that asks it.

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Strict JSON parsing", .timeLimit(.minutes(5)))

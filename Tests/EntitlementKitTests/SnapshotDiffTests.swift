@@ -1,18 +1,14 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("SnapshotDiff: access first, then fields", .timeLimit(.minutes(5)))
 struct SnapshotDiffTests {
     /// Small snapshots built by hand (kept in this file: the directory's shared support belongs to the model tests).
     enum T {
-        static func date(_ text: String) -> Date {
-            guard let date = RFC3339.date(from: text) else { fatalError("bad test date \(text)") }
-            return date
-        }
-
         /// The instant most tests evaluate at.
-        static let now = date("2025-06-01T12:00:00Z")
+        static let now = instant("2025-06-01T12:00:00Z")
 
         static func entitlement(
             _ id: String,
@@ -30,7 +26,7 @@ struct SnapshotDiffTests {
             Entitlement(
                 id: id, productId: productId, renewState: renewState, periodType: periodType, store: store,
                 isSandbox: isSandbox, grantType: grantType, ownershipType: ownershipType,
-                expirationDate: expires.map(date), denial: denial, at: instant
+                expirationDate: expires.map(TestSupport.instant), denial: denial, at: instant
             )
         }
 
@@ -60,8 +56,8 @@ struct SnapshotDiffTests {
             diff.accessDifferences == [
                 AccessDifference(
                     entitlementId: "premium", activeInA: true, activeInB: false,
-                    reasonInA: .activeUntil(T.date("2025-07-01T00:00:00Z")),
-                    reasonInB: .expired(at: T.date("2025-05-01T00:00:00Z")))
+                    reasonInA: .activeUntil(instant("2025-07-01T00:00:00Z")),
+                    reasonInB: .expired(at: instant("2025-05-01T00:00:00Z")))
             ])
         #expect(
             diff.fieldDifferences == [
@@ -80,7 +76,7 @@ struct SnapshotDiffTests {
                     accessDifferences: [
                         AccessDifference(
                             entitlementId: "premium", activeInA: true, activeInB: false,
-                            reasonInA: .activeUntil(T.date("2025-07-01T00:00:00Z")), reasonInB: nil)
+                            reasonInA: .activeUntil(instant("2025-07-01T00:00:00Z")), reasonInB: nil)
                     ]))
         #expect(
             SnapshotDiff(b, a)
@@ -88,7 +84,7 @@ struct SnapshotDiffTests {
                     accessDifferences: [
                         AccessDifference(
                             entitlementId: "premium", activeInA: false, activeInB: true, reasonInA: nil,
-                            reasonInB: .activeUntil(T.date("2025-07-01T00:00:00Z")))
+                            reasonInB: .activeUntil(instant("2025-07-01T00:00:00Z")))
                     ]))
     }
 

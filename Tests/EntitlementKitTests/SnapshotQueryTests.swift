@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Asking a snapshot what the customer may use", .timeLimit(.minutes(5)))

@@ -1,11 +1,6 @@
 import EntitlementKit
 import Foundation
-
-/// A date from its canonical text; test inputs are literals, so a typo is a test bug worth crashing on.
-func instant(_ text: String) -> Date {
-    guard let date = RFC3339.date(from: text) else { preconditionFailure("bad test date \(text)") }
-    return date
-}
+import TestSupport
 
 /// The snapshot described by `Golden/canonical-snapshot.json`, built field by field.
 func goldenSnapshot() -> EntitlementSnapshot {

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Reading unified snapshots strictly", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// `entitlements ledger replay` reading its log as it comes: a log of any size, a line over 16 MiB
@@ -87,12 +88,12 @@ struct EndToEndLedgerReplayStreamingTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Opening the FIFO waits for the tool to open it for writing.
-        let outcomes = try await Self.offThePool { try FileHandle(forReadingFrom: URL(fileURLWithPath: fifo)) }
+        let outcomes = try await offThePool { try FileHandle(forReadingFrom: URL(fileURLWithPath: fifo)) }
         for index in 1...3 {
             input.fileHandleForWriting.write(Data((Self.logIn(index) + "\n").utf8))
             // The tool holds the rest of its input back until this outcome is read: a tool that wrote its
             // outcomes at the end would never answer here (the suite's time limit ends the wait).
-            let line = try await Self.offThePool { () throws -> String in
+            let line = try await offThePool { () throws -> String in
                 var bytes = Data()
                 while let byte = try outcomes.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
                     bytes.append(byte)
@@ -104,12 +105,5 @@ struct EndToEndLedgerReplayStreamingTests {
         try input.fileHandleForWriting.close()
         await Tool.exit(of: process)
         #expect(process.terminationStatus == 0)
-    }
-
-    /// `work` on a thread of its own: a blocking read must not hold one of the cooperative threads.
-    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
     }
 }

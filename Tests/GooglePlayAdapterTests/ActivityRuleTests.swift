@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 import Testing
 
 /// `isActive`: a line item grants while its purchase is active, in grace period or canceled **and** the

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 import Testing
 
 /// Products → entitlements through the catalog.

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 import Testing
 
 /// Purchases chained by `linkedPurchaseToken` share the first token as their original transaction id, and

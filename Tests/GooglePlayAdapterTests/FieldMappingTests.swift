@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 import Testing
 
 /// The field table of store-direct.md, one rule per test.

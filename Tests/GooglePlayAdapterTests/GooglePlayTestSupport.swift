@@ -1,15 +1,10 @@
 import EntitlementKit
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 
 /// The instant the unit tests evaluate at unless they say otherwise.
 let evaluationInstant = instant("2025-09-15T10:00:00Z")
-
-/// A date from its canonical text; test inputs are literals, so a typo is a test bug worth crashing on.
-func instant(_ text: String) -> Date {
-    guard let date = RFC3339.date(from: text) else { preconditionFailure("bad test date \(text)") }
-    return date
-}
 
 /// A JSON object or array written as Swift literals, serialised for the adapter.
 func json(_ object: Any) -> Data {

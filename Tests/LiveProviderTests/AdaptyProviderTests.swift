@@ -3,6 +3,7 @@ import EntitlementKitAdapty
 import EntitlementKitHTTP
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AdaptyProviderTests {
@@ -19,7 +20,7 @@ import Testing
             publicSDKKey: key, baseURL: server.baseURL, platform: "iOS",
             connection: TestFixtures.options(attempts: attempts, sleeper: sleeper))
         return AdaptyProvider(
-            configuration: configuration, logger: logger, randomNumberGenerator: SeededGenerator(state: 3))
+            configuration: configuration, logger: logger, randomNumberGenerator: SplitMix64(seed: 3))
     }
 
     static func body(_ request: LoopbackHTTPServer.RecordedRequest) throws -> JSONValue {
@@ -172,7 +173,7 @@ import Testing
             AdaptyBodies.reply(Self.device, hash: "h3"),
         ])
         defer { server.stop() }
-        let clock = MovableClock(try #require(RFC3339.date(from: "2025-06-01T12:00:00Z")))
+        let clock = MovableWallClock(try #require(RFC3339.date(from: "2025-06-01T12:00:00Z")))
         let configuration = try AdaptyProvider.Configuration(
             publicSDKKey: Self.key, baseURL: server.baseURL,
             connection: TestFixtures.options(sleeper: RecordingSleeper()))
@@ -390,8 +391,8 @@ import Testing
 
     @Test func anonymousIdsAreLowerCaseVersion4UUIDsFromTheInjectedGenerator() throws {
         let configuration = try AdaptyProvider.Configuration(publicSDKKey: Self.key)
-        let first = AdaptyProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 9))
-        let again = AdaptyProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 9))
+        let first = AdaptyProvider(configuration: configuration, randomNumberGenerator: SplitMix64(seed: 9))
+        let again = AdaptyProvider(configuration: configuration, randomNumberGenerator: SplitMix64(seed: 9))
         let id = first.makeAnonymousAppUserId()
         #expect(id == again.makeAnonymousAppUserId())
         let uuid = try #require(UUID(uuidString: id))

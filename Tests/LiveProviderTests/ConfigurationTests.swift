@@ -4,6 +4,7 @@ import EntitlementKitHTTP
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
@@ -81,7 +82,7 @@ import Testing
         #expect(HTTPRetryPolicy(maximumAttempts: 0).maximumAttempts == 1)
         #expect(HTTPRetryPolicy(maximumAttempts: 99).maximumAttempts == 10)
         let policy = HTTPRetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(3))
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         for _ in 0..<50 {
             let first = policy.backoff(beforeRetry: 1, using: &generator)
             #expect(first >= .milliseconds(500) && first <= .seconds(1))

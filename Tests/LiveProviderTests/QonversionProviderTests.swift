@@ -3,6 +3,7 @@ import EntitlementKitHTTP
 import EntitlementKitQonversion
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct QonversionProviderTests {
@@ -190,14 +191,14 @@ import Testing
     @Test func anonymousIdsHaveQonversionsForm() throws {
         let configuration = try QonversionProvider.Configuration(projectKey: Self.key)
         let provider = QonversionProvider(
-            configuration: configuration, randomNumberGenerator: SeededGenerator(state: 3))
+            configuration: configuration, randomNumberGenerator: SplitMix64(seed: 3))
         let id = provider.makeAnonymousAppUserId()
         #expect(id.hasPrefix("QON_"))
         #expect(id.count == 36)
         #expect(id.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) })
         #expect(provider.isAnonymous(id))
         #expect(!provider.isAnonymous("QON_alice"))
-        let again = QonversionProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 3))
+        let again = QonversionProvider(configuration: configuration, randomNumberGenerator: SplitMix64(seed: 3))
         #expect(again.makeAnonymousAppUserId() == id)
     }
 

@@ -3,6 +3,7 @@ import EntitlementKitHTTP
 import EntitlementKitRevenueCat
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RevenueCatProviderTests {
@@ -166,8 +167,8 @@ import Testing
 
     @Test func anonymousIdsHaveRevenueCatsFormAndComeFromTheInjectedGenerator() throws {
         let configuration = try RevenueCatProvider.Configuration(apiKey: Self.key)
-        let first = RevenueCatProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 7))
-        let again = RevenueCatProvider(configuration: configuration, randomNumberGenerator: SeededGenerator(state: 7))
+        let first = RevenueCatProvider(configuration: configuration, randomNumberGenerator: SplitMix64(seed: 7))
+        let again = RevenueCatProvider(configuration: configuration, randomNumberGenerator: SplitMix64(seed: 7))
         let id = first.makeAnonymousAppUserId()
         #expect(id == again.makeAnonymousAppUserId())
         #expect(id.hasPrefix("$RCAnonymousID:"))

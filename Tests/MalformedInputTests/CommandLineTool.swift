@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `entitlements` executable as a separate process, as a user would.
@@ -10,45 +11,10 @@ enum CommandLineTool {
         var stderr: String
     }
 
-    /// The executable: `ENTITLEMENTS_EXECUTABLE` when set, else next to the test bundle (where
-    /// `swift test` built it), else `.build/debug`.
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["ENTITLEMENTS_EXECUTABLE"] {
-            candidates.append(URL(fileURLWithPath: path))
-        }
-        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("entitlements"))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("entitlements"))
-        }
-        candidates.append(
-            MalformedCorpus.directory.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/entitlements"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw NotFound(searched: candidates.map(\.path))
-        }
-        return found
-    }
-
-    struct NotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the entitlements executable was not found; looked at " + searched.joined(separator: ", ")
-        }
-    }
-
-    /// Runs `entitlements arguments…` in `directory` (see ``run(_:in:)``) on a thread of its own, so the
-    /// wait for the process holds none of Swift Testing's cooperative threads (as many as cores, two here):
-    /// tests blocking them starve concurrent async tests, whose loopback servers then outlive their
-    /// lifetime and refuse connections.
+    /// Runs `entitlements arguments…` in `directory` (see ``run(_:in:)``) off the cooperative pool
+    /// (``offThePool(_:)``).
     static func runOnOwnThread(_ arguments: [String], in directory: URL) async throws -> Outcome {
-        let outcome = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try launch(arguments, in: directory) })
-            }
-        }
+        let outcome = try await offThePool { () throws -> Outcome in try launch(arguments, in: directory) }
         #expect(!outcome.diedBySignal, "the tool died by a signal: \(arguments)")
         return outcome
     }
@@ -69,7 +35,7 @@ enum CommandLineTool {
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = try BuiltExecutable.url(named: "entitlements")
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice

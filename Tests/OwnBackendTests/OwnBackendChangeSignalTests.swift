@@ -3,6 +3,7 @@ import EntitlementKitHTTP
 import EntitlementKitOwnBackend
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 /// The app's change signal: a change the server kept without the app asking (a refund Google pushed)
@@ -23,7 +24,7 @@ import Testing
         #expect(try #require(await updates.next()).isActive("premium"))
 
         // Google refunds; the push is not authenticated here, so the server fetches the purchase, now ended.
-        world.clock.move(to: LedgerBackedTests.start.addingTimeInterval(3600))
+        world.clock.set(LedgerBackedTests.start.addingTimeInterval(3600))
         world.play.set(
             "token-1",
             PlayStoreDouble.subscription(expires: "2025-09-09T00:00:00Z", state: "SUBSCRIPTION_STATE_EXPIRED"))

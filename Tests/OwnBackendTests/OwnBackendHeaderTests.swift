@@ -131,7 +131,7 @@ import Testing
         defer { server.stop() }
         let provider = try OwnBackendProvider.forTests(server)
         let client = try await EntitlementClient(
-            provider: provider, cache: InMemoryEntitlementCache(), deviceClock: StillClock(instant: SnapshotBodies.now))
+            provider: provider, cache: InMemoryEntitlementCache(), deviceClock: FixedClock(SnapshotBodies.now))
         let anonymous = await client.appUserId
         #expect(provider.isAnonymous(anonymous))
         #expect(await client.isAnonymous)

@@ -3,6 +3,7 @@ import EntitlementKitHTTP
 import EntitlementKitOwnBackend
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 /// Records the waits between retries instead of spending them.
@@ -45,7 +46,7 @@ final class HeaderRequests: @unchecked Sendable {
 /// Unified snapshot bodies a server sends, written by hand for these tests.
 enum SnapshotBodies {
     /// The instant every provider in these tests judges at.
-    static let now = RFC3339.date(from: "2025-09-15T12:00:00Z") ?? .distantPast
+    static let now = instant("2025-09-15T12:00:00Z")
 
     /// A schema 2 snapshot of `appUserId` (`null` when nil) with one `premium` entitlement expiring at
     /// `expires`, as a ledger answers.
@@ -83,13 +84,7 @@ enum SnapshotBodies {
         #"{"created": \#(created), "snapshot": \#(snapshot(for: appUserId))}"#
     }
 
-    private static let evaluatedAt = RFC3339.date(from: "2025-09-15T10:00:00Z") ?? .distantPast
-}
-
-/// A wall clock that stands still.
-struct StillClock: WallClock {
-    var instant: Date
-    func now() -> Date { instant }
+    private static let evaluatedAt = instant("2025-09-15T10:00:00Z")
 }
 
 extension OwnBackendProvider {
@@ -109,7 +104,7 @@ extension OwnBackendProvider {
                 maximumResponseBytes: maximumBytes, sleeper: waits))
         return OwnBackendProvider(
             configuration: configuration, requestHeaders: requestHeaders, logger: logger,
-            clock: StillClock(instant: SnapshotBodies.now))
+            clock: FixedClock(SnapshotBodies.now))
     }
 }
 

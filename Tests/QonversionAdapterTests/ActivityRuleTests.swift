@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitQonversion
+import TestSupport
 import Testing
 
 /// Access is Qonversion's flag **and** the unified date rule, in every shape.

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitQonversion
 import Foundation
+import TestSupport
 import Testing
 
 /// The spec's field table, one shape at a time.

@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitQonversion
+import TestSupport
 import Testing
 
 /// `store_transactions`: order, and the fields taken from the latest one.

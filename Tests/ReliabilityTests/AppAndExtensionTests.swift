@@ -1,5 +1,5 @@
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// An app, its extension and a client of a second backend: three processes over one cache directory,

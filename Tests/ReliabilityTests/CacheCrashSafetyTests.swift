@@ -1,6 +1,6 @@
 import EntitlementKit
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// A cache write interrupted at any point leaves the old entry or the new one — never a file that

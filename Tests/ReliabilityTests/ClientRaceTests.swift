@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Thousands of concurrent checks, logIns, logOuts, purchases and invalidations on one client (run under
@@ -22,7 +23,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<Self.workers {
                 group.addTask {
-                    var random = SplitMix(seed: UInt64(worker) &+ 1)
+                    var random = SplitMix64(seed: UInt64(worker) &+ 1)
                     for _ in 0..<Self.operationsPerWorker {
                         try await Self.randomOperation(on: client, random: &random)
                     }
@@ -68,7 +69,7 @@ import Testing
     }
 
     /// One random operation; every answer it gets must belong to one customer throughout.
-    static func randomOperation(on client: EntitlementClient, random: inout SplitMix) async throws {
+    static func randomOperation(on client: EntitlementClient, random: inout SplitMix64) async throws {
         let customer = customers[Int(random.next() % UInt64(customers.count))]
         let receipt = StoreReceipt(store: .appStore, token: "receipt")
         var answers: [EntitlementSnapshot] = []
@@ -186,20 +187,5 @@ actor GuardedCache: EntitlementCache {
     func trustedFloor() async -> Date? { await storage.trustedFloor() }
     func storeTrustedFloor(_ floor: Date) async throws(EntitlementCacheError) {
         await storage.storeTrustedFloor(floor)
-    }
-}
-
-/// A small deterministic random generator, so a failing interleaving's operations can be replayed.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,6 @@
 import EntitlementKit
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import EntitlementKit
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// A process killed inside the atomic write itself — with the temporary file half written, synced but

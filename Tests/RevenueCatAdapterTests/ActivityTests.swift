@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// isActive and expirationDate come from the entitlement's own `expires_date`, judged at the given
@@ -43,9 +44,9 @@ struct ActivityTests {
             entitlement: ["\"expires_date\": \"\(entitlementExpiry)\""])
         let pro = try #require(try document.snapshot()["pro"])
         #expect(pro.isActive == active)
-        #expect(pro.expirationDate == (try date(entitlementExpiry)))
+        #expect(pro.expirationDate == instant(entitlementExpiry))
         #expect(
-            pro.transactions.first?.expirationDate == (try date(subscriptionExpiry)),
+            pro.transactions.first?.expirationDate == instant(subscriptionExpiry),
             "the transaction keeps the subscription's period end")
     }
 
@@ -55,8 +56,8 @@ struct ActivityTests {
         document.requestDate = "\"2025-12-01T00:00:00Z\""
         let snapshot = try document.snapshot(at: "2025-09-15T10:00:00Z")
         #expect(snapshot["pro"]?.isActive == true)
-        #expect(snapshot.requestDate == (try date("2025-12-01T00:00:00Z")))
-        #expect(snapshot.evaluatedAt == (try date("2025-09-15T10:00:00Z")))
+        #expect(snapshot.requestDate == instant("2025-12-01T00:00:00Z"))
+        #expect(snapshot.evaluatedAt == instant("2025-09-15T10:00:00Z"))
     }
 
     @Test("a billing issue, an unsubscribe or a refund date adds no rule of its own")
@@ -73,7 +74,7 @@ struct ActivityTests {
     @Test("a cached snapshot re-judged later lapses at the entitlement's expiry")
     func reEvaluation() throws {
         let snapshot = try SubscriberDocument.monthlyPro().snapshot()
-        #expect(snapshot.evaluated(at: try date("2025-10-03T12:00:05Z")).isActive("pro"))
-        #expect(!snapshot.evaluated(at: try date("2025-10-03T12:00:06Z")).isActive("pro"))
+        #expect(snapshot.evaluated(at: instant("2025-10-03T12:00:05Z")).isActive("pro"))
+        #expect(!snapshot.evaluated(at: instant("2025-10-03T12:00:06Z")).isActive("pro"))
     }
 }

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// The customer-level answers: product keys (`product:baseplan`), activity, purchase and expiry dates.
@@ -53,7 +54,7 @@ struct CustomerInfoTests {
 
     @Test("latest expiration date: the furthest subscription expiry, one-time purchases ignored")
     func latestExpirationDate() throws {
-        #expect(try Self.mixedCustomer().customerInfo().latestExpirationDate == (try date("2025-10-08T11:00:00Z")))
+        #expect(try Self.mixedCustomer().customerInfo().latestExpirationDate == instant("2025-10-08T11:00:00Z"))
         var oneTimeOnly = SubscriberDocument()
         oneTimeOnly.nonSubscriptions["com.acme.lifetime"] = [
             SubscriberDocument.oneTimeMembers(date: "2025-05-18T14:03:09Z", transactionId: "t")
@@ -64,9 +65,9 @@ struct CustomerInfoTests {
     @Test("expiration date for a product needs the base-plan key for Google purchases")
     func expirationDateForProduct() throws {
         let info = try Self.mixedCustomer().customerInfo()
-        #expect(info.expirationDate(forProduct: "gold:monthly") == (try date("2025-10-08T11:00:00Z")))
+        #expect(info.expirationDate(forProduct: "gold:monthly") == instant("2025-10-08T11:00:00Z"))
         #expect(info.expirationDate(forProduct: "gold") == nil)
-        #expect(info.expirationDate(forProduct: "com.acme.pro.monthly") == (try date("2025-10-03T12:00:05Z")))
+        #expect(info.expirationDate(forProduct: "com.acme.pro.monthly") == instant("2025-10-03T12:00:05Z"))
         #expect(info.expirationDate(forProduct: "rc_promo_pro_lifetime") == nil)
         #expect(info.expirationDate(forProduct: "com.acme.lifetime") == nil)
     }
@@ -74,10 +75,10 @@ struct CustomerInfoTests {
     @Test("purchase date for a product: subscriptions by key, one-time products by their last purchase")
     func purchaseDateForProduct() throws {
         let info = try Self.mixedCustomer().customerInfo()
-        #expect(info.purchaseDate(forProduct: "gold:monthly") == (try date("2025-09-08T11:00:00Z")))
+        #expect(info.purchaseDate(forProduct: "gold:monthly") == instant("2025-09-08T11:00:00Z"))
         #expect(info.purchaseDate(forProduct: "gold") == nil)
-        #expect(info.purchaseDate(forProduct: "com.acme.pro.monthly") == (try date("2025-09-03T12:00:05Z")))
-        #expect(info.purchaseDate(forProduct: "com.acme.lifetime") == (try date("2025-07-01T09:00:00Z")))
+        #expect(info.purchaseDate(forProduct: "com.acme.pro.monthly") == instant("2025-09-03T12:00:05Z"))
+        #expect(info.purchaseDate(forProduct: "com.acme.lifetime") == instant("2025-07-01T09:00:00Z"))
         #expect(info.purchaseDate(forProduct: "com.acme.tip") == nil)
     }
 
@@ -91,7 +92,7 @@ struct CustomerInfoTests {
             "\"purchase_date\": \"2025-09-02T00:00:00Z\""
         ])
         let info = try document.customerInfo()
-        #expect(info.purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-02T00:00:00Z")))
+        #expect(info.purchaseDate(forProduct: "pro:monthly") == instant("2025-09-02T00:00:00Z"))
         #expect(info.purchaseDate(forProduct: "pro") == nil)
     }
 
@@ -107,8 +108,8 @@ struct CustomerInfoTests {
             "\"store\": \"stripe\"",
         ])
         let info = try document.customerInfo()
-        #expect(info.purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-01T00:00:00Z")))
-        #expect(info.expirationDate(forProduct: "pro:monthly") == (try date("2025-10-01T00:00:00Z")))
+        #expect(info.purchaseDate(forProduct: "pro:monthly") == instant("2025-09-01T00:00:00Z"))
+        #expect(info.expirationDate(forProduct: "pro:monthly") == instant("2025-10-01T00:00:00Z"))
         #expect(info.activeSubscriptions == ["pro:monthly"])
     }
 
@@ -122,7 +123,7 @@ struct CustomerInfoTests {
             SubscriberDocument.oneTimeMembers(date: "2025-09-05T00:00:00Z", transactionId: "t")
         ]
         #expect(
-            try document.customerInfo().purchaseDate(forProduct: "pro:monthly") == (try date("2025-09-05T00:00:00Z")))
+            try document.customerInfo().purchaseDate(forProduct: "pro:monthly") == instant("2025-09-05T00:00:00Z"))
     }
 
     @Test("expiry collisions prefer a date over none, then the later date")
@@ -135,7 +136,7 @@ struct CustomerInfoTests {
             "\"expires_date\": \"2025-01-01T00:00:00Z\""
         ])
         let info = try document.customerInfo()
-        #expect(info.expirationDate(forProduct: "pro:monthly") == (try date("2025-01-01T00:00:00Z")))
+        #expect(info.expirationDate(forProduct: "pro:monthly") == instant("2025-01-01T00:00:00Z"))
         #expect(
             info.activeSubscriptions.isEmpty, "the dated, expired purchase decides; no expiry does not win a collision")
     }
@@ -154,9 +155,9 @@ struct CustomerInfoTests {
         ])
         let info = try document.customerInfo()
         #expect(
-            info.expirationDate(forProduct: "a:b:c") == (try date("2025-11-01T00:00:00Z")),
+            info.expirationDate(forProduct: "a:b:c") == instant("2025-11-01T00:00:00Z"),
             "the later expiry wins first")
-        #expect(info.purchaseDate(forProduct: "a:b:c") == (try date("2025-09-01T00:00:00Z")))
+        #expect(info.purchaseDate(forProduct: "a:b:c") == instant("2025-09-01T00:00:00Z"))
     }
 
     @Test("customer info carries the same snapshot as snapshot(from:at:)")
@@ -164,6 +165,6 @@ struct CustomerInfoTests {
         let document = Self.mixedCustomer()
         let info = try document.customerInfo()
         #expect(info.snapshot == (try document.snapshot()))
-        #expect(info.evaluatedAt == (try date("2025-09-15T10:00:00Z")))
+        #expect(info.evaluatedAt == instant("2025-09-15T10:00:00Z"))
     }
 }

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// What the adapter accepts, where it is tolerant, and the exact located error for everything else.
@@ -31,11 +32,11 @@ struct DocumentReadingTests {
         #expect(snapshot.provider == .revenueCat)
         #expect(snapshot.appUserId == "user_48213")
         #expect(snapshot.originalAppUserId == "user_48213")
-        #expect(snapshot.requestDate == (try date("2025-09-15T10:00:00Z")))
-        #expect(snapshot.firstSeen == (try date("2025-03-02T08:14:31Z")))
+        #expect(snapshot.requestDate == instant("2025-09-15T10:00:00Z"))
+        #expect(snapshot.firstSeen == instant("2025-03-02T08:14:31Z"))
         #expect(snapshot.managementURL?.absoluteString == "https://apps.apple.com/account/subscriptions")
         #expect(snapshot.originalApplicationVersion == "1.4")
-        #expect(snapshot.originalPurchaseDate == (try date("2025-03-02T08:10:11Z")))
+        #expect(snapshot.originalPurchaseDate == instant("2025-03-02T08:10:11Z"))
     }
 
     @Test("unknown members at every level are ignored; a minimal subscriber maps to an empty snapshot")
@@ -54,7 +55,7 @@ struct DocumentReadingTests {
         let minimal = Data(
             #"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z"}}"#
                 .utf8)
-        let snapshot = try RevenueCatAdapter().snapshot(from: minimal, at: try date("2025-09-15T10:00:00Z"))
+        let snapshot = try RevenueCatAdapter().snapshot(from: minimal, at: instant("2025-09-15T10:00:00Z"))
         #expect(snapshot.entitlements.isEmpty)
         #expect(snapshot.nonSubscriptionTransactions.isEmpty)
         #expect(snapshot.managementURL == nil)
@@ -65,7 +66,7 @@ struct DocumentReadingTests {
         let body =
             #"{"request_date": "2025-09-15T10:00:00Z", "subscriber": {"original_app_user_id": "u", "first_seen": "2025-01-01T00:00:00Z", "subscriptions": null, "non_subscriptions": null, "entitlements": null}}"#
         #expect(
-            try RevenueCatAdapter().snapshot(from: Data(body.utf8), at: try date("2025-09-15T10:00:00Z")).entitlements
+            try RevenueCatAdapter().snapshot(from: Data(body.utf8), at: instant("2025-09-15T10:00:00Z")).entitlements
                 .isEmpty)
     }
 
@@ -306,7 +307,7 @@ struct DocumentReadingTests {
     @Test("the document root must be an object")
     func rootNotObject() throws {
         let error = try #require(throws: DocumentError.self) {
-            try RevenueCatAdapter().snapshot(from: Data("[]".utf8), at: try date("2025-09-15T10:00:00Z"))
+            try RevenueCatAdapter().snapshot(from: Data("[]".utf8), at: instant("2025-09-15T10:00:00Z"))
         }
         #expect(error.kind == .wrongType)
         #expect(error.path.description == "$")
@@ -316,7 +317,7 @@ struct DocumentReadingTests {
     func errorBody() throws {
         let body = Data(#"{"code": 7225, "message": "Invalid API Key."}"#.utf8)
         let error = try #require(throws: DocumentError.self) {
-            try RevenueCatAdapter().snapshot(from: body, at: try date("2025-09-15T10:00:00Z"))
+            try RevenueCatAdapter().snapshot(from: body, at: instant("2025-09-15T10:00:00Z"))
         }
         #expect(error.kind == .vendorError)
         #expect(error.path.description == "$")

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// The entitlement ↔ purchase join: subscriptions, else the last one-time purchase; a one-time
@@ -13,7 +14,7 @@ struct JoinTests {
         let pro = try #require(snapshot["pro"])
         #expect(pro.productId == "com.acme.pro.monthly")
         #expect(pro.store == .appStore)
-        #expect(pro.originalPurchaseDate == (try date("2025-04-03T12:00:05Z")))
+        #expect(pro.originalPurchaseDate == instant("2025-04-03T12:00:05Z"))
         #expect(pro.transactions.map(\.transactionId) == ["1000000123456789"])
     }
 
@@ -29,7 +30,7 @@ struct JoinTests {
             product: "com.acme.lifetime", ["\"expires_date\": null"])
         let lifetime = try #require(try document.snapshot()["lifetime"])
         #expect(lifetime.store == .appStore)
-        #expect(lifetime.originalPurchaseDate == (try date("2025-05-01T10:00:00Z")))
+        #expect(lifetime.originalPurchaseDate == instant("2025-05-01T10:00:00Z"))
         #expect(lifetime.transactions.map(\.transactionId) == ["1000000000000002"])
         #expect(lifetime.transactions.map(\.type) == [.unknown], "RevenueCat does not say whether it was consumable")
     }

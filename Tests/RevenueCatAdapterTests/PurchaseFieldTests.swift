@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// Renew state, period, store, ownership, grant type, sandbox and the purchase dates, each from its
@@ -144,13 +145,13 @@ struct PurchaseFieldTests {
                 "\"grace_period_expires_date\": \"2025-10-20T00:00:00Z\"",
             ])
         let pro = try #require(try document.snapshot()["pro"])
-        #expect(pro.latestPurchaseDate == (try date("2025-09-03T12:00:09Z")))
-        #expect(pro.originalPurchaseDate == (try date("2025-04-03T12:00:05Z")))
-        #expect(pro.unsubscribeDetectedAt == (try date("2025-09-10T19:22:03Z")))
-        #expect(pro.billingIssueDetectedAt == (try date("2025-09-11T01:00:00Z")))
-        #expect(pro.gracePeriodExpirationDate == (try date("2025-10-19T12:00:05Z")))
-        #expect(pro.refundedAt == (try date("2025-09-12T08:30:00.250Z")))
-        #expect(pro.transactions.first?.revocationDate == (try date("2025-09-12T08:30:00.250Z")))
+        #expect(pro.latestPurchaseDate == instant("2025-09-03T12:00:09Z"))
+        #expect(pro.originalPurchaseDate == instant("2025-04-03T12:00:05Z"))
+        #expect(pro.unsubscribeDetectedAt == instant("2025-09-10T19:22:03Z"))
+        #expect(pro.billingIssueDetectedAt == instant("2025-09-11T01:00:00Z"))
+        #expect(pro.gracePeriodExpirationDate == instant("2025-10-19T12:00:05Z"))
+        #expect(pro.refundedAt == instant("2025-09-12T08:30:00.250Z"))
+        #expect(pro.transactions.first?.revocationDate == instant("2025-09-12T08:30:00.250Z"))
         #expect(pro.firstPurchaseDate == nil)
         #expect(pro.renewsCount == nil)
         #expect(pro.lastActivatedOfferCode == nil)
@@ -161,7 +162,7 @@ struct PurchaseFieldTests {
         let document = SubscriberDocument.monthlyPro(entitlement: [
             "\"grace_period_expires_date\": \"2025-10-20T00:00:00Z\""
         ])
-        #expect(try document.snapshot()["pro"]?.gracePeriodExpirationDate == (try date("2025-10-20T00:00:00Z")))
+        #expect(try document.snapshot()["pro"]?.gracePeriodExpirationDate == instant("2025-10-20T00:00:00Z"))
     }
 
     @Test("the trial start is the subscription's purchase date, only in a trial period")
@@ -169,7 +170,7 @@ struct PurchaseFieldTests {
         let trial = SubscriberDocument.monthlyPro(subscription: [
             "\"period_type\": \"trial\"", "\"purchase_date\": \"2025-09-12T16:20:00Z\"",
         ])
-        #expect(try trial.snapshot()["pro"]?.trialStartDate == (try date("2025-09-12T16:20:00Z")))
+        #expect(try trial.snapshot()["pro"]?.trialStartDate == instant("2025-09-12T16:20:00Z"))
         let intro = SubscriberDocument.monthlyPro(subscription: ["\"period_type\": \"intro\""])
         #expect(try intro.snapshot()["pro"]?.trialStartDate == nil)
     }
@@ -187,6 +188,6 @@ struct PurchaseFieldTests {
         let document = SubscriberDocument.monthlyPro(entitlement: [
             "\"expires_date\": \"2025-10-03T14:00:05.000+02:00\""
         ])
-        #expect(try document.snapshot()["pro"]?.expirationDate == (try date("2025-10-03T12:00:05Z")))
+        #expect(try document.snapshot()["pro"]?.expirationDate == instant("2025-10-03T12:00:05Z"))
     }
 }

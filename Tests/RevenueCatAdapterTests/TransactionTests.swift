@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// The transaction synthesized per entitlement, and the flattened one-time purchases.
@@ -56,8 +57,8 @@ struct TransactionTests {
             try SubscriberDocument.monthlyPro(subscription: ["\"is_sandbox\": true"]).snapshot()["pro"]?.transactions
                 .first)
         #expect(transaction.productId == "com.acme.pro.monthly")
-        #expect(transaction.transactionDate == (try date("2025-09-03T12:00:05Z")))
-        #expect(transaction.expirationDate == (try date("2025-10-03T12:00:05Z")))
+        #expect(transaction.transactionDate == instant("2025-09-03T12:00:05Z"))
+        #expect(transaction.expirationDate == instant("2025-10-03T12:00:05Z"))
         #expect(transaction.environment == .sandbox)
         #expect(transaction.store == .appStore)
         #expect(transaction.offerCode == nil)

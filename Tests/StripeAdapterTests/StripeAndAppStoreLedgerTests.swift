@@ -4,6 +4,7 @@ import EntitlementKitLedger
 import EntitlementKitStripe
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// One customer with an App Store subscription (notifications signed with the test kit's throwaway chain)

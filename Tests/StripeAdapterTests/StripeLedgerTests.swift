@@ -3,6 +3,7 @@ import EntitlementKitCrypto
 import EntitlementKitLedger
 import EntitlementKitStripe
 import Foundation
+import TestSupport
 import Testing
 
 /// Stripe webhooks and documents through an `EntitlementLedger` (ledger.md): verification at the instant

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitStripe
 import Foundation
+import TestSupport
 import Testing
 
 /// The rules of stripe-mapping.md that the fixtures do not pin at their edges: the inclusive expiry, the

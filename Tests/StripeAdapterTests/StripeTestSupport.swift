@@ -1,15 +1,10 @@
 import EntitlementKit
 import EntitlementKitStripe
 import Foundation
+import TestSupport
 
 /// The instant the unit tests evaluate at unless they say otherwise.
 let evaluationInstant = instant("2025-09-15T10:00:00Z")
-
-/// A date from its canonical text; test inputs are literals, so a typo is a test bug worth crashing on.
-func instant(_ text: String) -> Date {
-    guard let date = RFC3339.date(from: text) else { preconditionFailure("bad test date \(text)") }
-    return date
-}
 
 /// Seconds since 1970 of a canonical date, as Stripe writes timestamps.
 func seconds(_ text: String) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `entitlements` executable, as a user would, and captures what it does.
@@ -13,57 +14,28 @@ enum EntitlementsTool {
         }
     }
 
-    /// The repository root, found from this file's place in it.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root.
+    static let packageRoot = BuiltExecutable.packageRoot
+
+    /// The built `entitlements` executable (see ``BuiltExecutable/url(named:)``).
+    static func executable() throws -> URL {
+        try BuiltExecutable.url(named: "entitlements")
+    }
 
     /// `Fixtures/cross-provider/<name>`, relative to the repository root (the tool runs there).
     static func crossProvider(_ name: String) -> String {
         "Fixtures/cross-provider/" + name
     }
 
-    /// The executable: `ENTITLEMENTS_EXECUTABLE` when set, else next to the test bundle (the build
-    /// directory `swift test` just built into), else `.build/debug`.
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["ENTITLEMENTS_EXECUTABLE"] {
-            candidates.append(URL(fileURLWithPath: path))
-        }
-        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("entitlements"))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("entitlements"))
-        }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/entitlements"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw ToolNotFound(searched: candidates.map(\.path))
-        }
-        return found
-    }
-
-    struct ToolNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the entitlements executable was not found (run `swift build`); looked at: "
-                + searched.joined(separator: ", ")
-        }
-    }
-
     /// Runs `entitlements arguments…` in `directory` (the repository root by default), feeding `stdin`,
     /// with this process's environment changed by `environment` (a `nil` value removes the variable).
-    ///
-    /// The wait for the process happens on a thread of its own: a test blocking one of Swift Testing's
-    /// cooperative threads (as many as cores) starves every concurrent test past its time limit.
+    /// The wait for the process happens off the cooperative pool (``offThePool(_:)``).
     static func run(
         _ arguments: [String], stdin: Data = Data(), in directory: URL = packageRoot,
         environment: [String: String?] = [:]
     ) async throws -> Result {
-        let result = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result { try launch(arguments, stdin: stdin, in: directory, environment: environment) })
-            }
+        let result = try await offThePool { () throws -> Result in
+            try launch(arguments, stdin: stdin, in: directory, environment: environment)
         }
         #expect(!result.diedBySignal, "the tool died by a signal: \(arguments)")
         return result
@@ -106,14 +78,9 @@ enum EntitlementsTool {
         )
     }
 
-    /// Waits for `process` to exit on a thread of its own, holding none of the cooperative threads.
+    /// Waits for `process` to exit, holding none of the cooperative threads.
     static func exit(of process: Process) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
+        await offThePool { () throws(Never) in process.waitUntilExit() }
     }
 
     /// The text of a repository file.

@@ -30,19 +30,6 @@ final class LogRecorder: @unchecked Sendable {
     var records: [EntitlementLogger.Record] { lock.withLock { recorded } }
 }
 
-/// A deterministic generator (SplitMix64) for anonymous ids and jitter.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 enum TestFixtures {
     /// A recorded vendor response from the fixture catalog.
     static func document(_ provider: String, _ name: String) throws -> String {
@@ -70,19 +57,4 @@ extension LoopbackHTTPServer.Reply {
     static func revenueCatError(_ status: Int, code: Int, message: String) -> Self {
         .json(status, #"{"code": \#(code), "message": "\#(message)"}"#)
     }
-}
-
-/// A wall clock the test moves by hand.
-final class MovableClock: WallClock, @unchecked Sendable {
-    // Read by the provider's task, moved by the test between calls.
-    private let lock = NSLock()
-    private var instant: Date
-
-    init(_ instant: Date) {
-        self.instant = instant
-    }
-
-    func now() -> Date { lock.withLock { instant } }
-
-    func set(_ newInstant: Date) { lock.withLock { instant = newInstant } }
 }

@@ -5,6 +5,7 @@ import EntitlementKitLedger
 import EntitlementKitOwnBackend
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,11 +20,11 @@ final class LedgerBackedServer: Sendable {
 
     let ledger: EntitlementLedger
     let play: PlayStoreDouble
-    let clock: MovingClock
+    let clock: MovableWallClock
     let server: LoopbackHTTPServer
 
     convenience init(restoreBehavior: RestoreBehavior = .transferToNewAppUserId, start: Date) throws {
-        let clock = MovingClock(start)
+        let clock = MovableWallClock(start)
         let ledger = EntitlementLedger(
             sources: [GooglePlayLedgerSource(catalog: Self.catalog, packageName: Self.packageName)],
             configuration: LedgerConfiguration(restoreBehavior: restoreBehavior))
@@ -32,7 +33,7 @@ final class LedgerBackedServer: Sendable {
 
     /// A server over `ledger` whose routes take the instant a request arrived from `now`; the provider
     /// and clients it makes read `clock`.
-    init(ledger: EntitlementLedger, clock: MovingClock, now: @escaping @Sendable () -> Date) throws {
+    init(ledger: EntitlementLedger, clock: MovableWallClock, now: @escaping @Sendable () -> Date) throws {
         let play = PlayStoreDouble()
         let routes = EntitlementRoutes(
             ledger: ledger,
@@ -195,17 +196,4 @@ final class PlayStoreDouble: @unchecked Sendable {
                 ])
             ], messageId: messageId, package: LedgerBackedServer.packageName)
     }
-}
-
-/// A wall clock the test moves.
-final class MovingClock: WallClock, @unchecked Sendable {
-    // Read by the server, the provider and the client; moved by the test between steps.
-    private let lock = NSLock()
-    private var instant: Date
-
-    init(_ start: Date) { instant = start }
-
-    func now() -> Date { lock.withLock { instant } }
-
-    func move(to newInstant: Date) { lock.withLock { instant = newInstant } }
 }

@@ -3,12 +3,13 @@ import EntitlementKitLedger
 import EntitlementKitOwnBackend
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 /// The app's `EntitlementClient` through `OwnBackendProvider` against a loopback server running the
 /// article's handler code over a real `EntitlementLedger` (Google Play source).
 @Suite(.timeLimit(.minutes(5))) struct LedgerBackedTests {
-    static let start = RFC3339.date(from: "2025-09-10T12:00:00Z") ?? .distantPast
+    static let start = instant("2025-09-10T12:00:00Z")
     static let firstExpiry = "2025-10-01T00:00:00Z"
     static let renewedExpiry = "2025-11-01T00:00:00Z"
     static func purchase(_ token: String) -> StorePurchase {
@@ -28,7 +29,7 @@ import Testing
         world.play.set("token-1", PlayStoreDouble.subscription(expires: Self.renewedExpiry))
         #expect(try await world.push(PlayStoreDouble.renewed("token-1", messageId: "m-1")) == (200, "applied"))
         #expect(try await world.push(PlayStoreDouble.renewed("token-1", messageId: "m-1")) == (200, "duplicate"))
-        world.clock.move(to: RFC3339.date(from: "2025-10-15T00:00:00Z") ?? .distantPast)
+        world.clock.set(instant("2025-10-15T00:00:00Z"))
         let renewed = await client.checkEntitlements(.fetchCurrent)
         #expect(renewed.source == .network)
         #expect(renewed.isActive("premium"))

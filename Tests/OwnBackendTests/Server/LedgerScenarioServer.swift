@@ -5,6 +5,7 @@ import EntitlementKitLedger
 import EntitlementKitOwnBackend
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 
 /// The scenario runner's server for a store-direct app: the loopback server of ``LedgerBackedServer``
 /// over a real `EntitlementLedger` with an App Store source trusting the test kit's chain. Each device's
@@ -47,7 +48,7 @@ final class LedgerScenarioServer: ScenarioServer, @unchecked Sendable {
             ],
             configuration: LedgerConfiguration(
                 environments: [.production, .sandbox], restoreBehavior: scenario.restoreBehavior))
-        http = try LedgerBackedServer(ledger: ledger, clock: MovingClock(store.trueTime), now: { store.trueTime })
+        http = try LedgerBackedServer(ledger: ledger, clock: MovableWallClock(store.trueTime), now: { store.trueTime })
         notifications = SimulatedServerNotifications(store: store, bundleId: Self.bundleId, signer: signer)
         self.signer = signer
         self.scenario = scenario

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// Builds small v1 subscriber bodies as JSON text, so each test states only the members it is about.
@@ -93,23 +94,20 @@ struct SubscriberDocument {
     var data: Data { Data(text.utf8) }
 
     func snapshot(at instant: String = "2025-09-15T10:00:00Z") throws -> EntitlementSnapshot {
-        try RevenueCatAdapter().snapshot(from: data, at: try date(instant))
+        try RevenueCatAdapter().snapshot(from: data, at: TestSupport.instant(instant))
     }
 
     func customerInfo(at instant: String = "2025-09-15T10:00:00Z") throws -> RevenueCatCustomerInfo {
-        try RevenueCatAdapter().customerInfo(from: data, at: try date(instant))
+        try RevenueCatAdapter().customerInfo(from: data, at: TestSupport.instant(instant))
     }
 
     /// The error mapping this document fails with, or `nil` when it maps.
     func failure() -> DocumentError? {
-        do {
-            _ = try RevenueCatAdapter().snapshot(from: data, at: try date("2025-09-15T10:00:00Z"))
+        do throws(DocumentError) {
+            _ = try RevenueCatAdapter().snapshot(from: data, at: instant("2025-09-15T10:00:00Z"))
             return nil
-        } catch let error as DocumentError {
-            return error
         } catch {
-            Issue.record("unexpected error \(error)")
-            return nil
+            return error
         }
     }
 
@@ -119,11 +117,6 @@ struct SubscriberDocument {
         let replaced = Set(extra.map(name))
         return base.filter { !replaced.contains(name($0)) } + extra
     }
-}
-
-/// A date from RFC 3339 text; a typo in a test fails the test.
-func date(_ text: String) throws -> Date {
-    try #require(RFC3339.date(from: text), "\(text) is not an RFC 3339 date")
 }
 
 /// Removes the member `name` from a list of members.

@@ -66,40 +66,7 @@ public final class HelperProcess: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work (pipes, `waitUntilExit`) on a thread of its own, so Swift Testing's few cooperative
-/// threads are never held.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 /// `kill(2)`, under a name a method called `kill` does not shadow.
 private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
     kill(pid, signal)
-}
-
-/// An executable SwiftPM built beside the test bundle (`swift build --build-tests` builds them all).
-public enum BuiltExecutable {
-    /// The executable `name`'s location; `NotFound` names every place looked at.
-    public static func url(named name: String) throws -> URL {
-        var candidates: [URL] = []
-        for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw NotFound(name: name, searched: candidates.map(\.path))
-        }
-        return found
-    }
-
-    /// No executable of that name beside the test bundle.
-    public struct NotFound: Error, CustomStringConvertible {
-        public var name: String
-        public var searched: [String]
-        public var description: String { "\(name) was not found (swift build builds it); looked at \(searched)" }
-    }
 }
