@@ -1,5 +1,6 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The one plausibility rule for counts since 1970, and the one civil calendar.
