@@ -10,17 +10,27 @@ struct EndToEndLedgerReplayDamagedRowTests {
     typealias Tool = EntitlementsTool
     typealias Streaming = EndToEndLedgerReplayStreamingTests
 
-    /// The row file of `table` whose key (the row's second line, a JSON string) is `key`.
-    static func rowFile(_ state: URL, _ table: String, key: String) throws -> URL {
-        let folder = state.appendingPathComponent(table)
-        let wanted = Data((JSONValue.string(key).compactText + "\n").utf8)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
-            let file = folder.appendingPathComponent(name)
-            let bytes = try Data(contentsOf: file)
-            guard let firstBreak = bytes.firstIndex(of: UInt8(ascii: "\n")) else { continue }
-            if bytes[(firstBreak + 1)...].starts(with: wanted) { return file }
+    /// Where the last value of `key` in the table numbered `table` ends in a `--state` folder's log
+    /// (`ledger.log`: an 8-byte mark, then records of a 24-byte head — its body's length at byte 4, its row
+    /// count at 16 — and rows of an 18-byte head — key and value lengths, table number at 8 — key, value).
+    static func valueEnd(_ log: Data, table: UInt8, key: String) throws -> Int {
+        let bytes = [UInt8](log)
+        func uint32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        var found: Int?
+        var record = 8
+        while record + 24 <= bytes.count {
+            var row = record + 24
+            for _ in 0..<uint32(record + 16) {
+                let (keyLength, valueLength) = (uint32(row), uint32(row + 4))
+                let keyStart = row + 18
+                if bytes[row + 8] == table, Array(bytes[keyStart..<(keyStart + keyLength)]) == Array(key.utf8) {
+                    found = keyStart + keyLength + valueLength
+                }
+                row = keyStart + keyLength + valueLength
+            }
+            record += 24 + uint32(record + 4)
         }
-        throw CocoaError(.fileNoSuchFile)
+        return try #require(found)
     }
 
     @Test("the damaged customer is named with its row and left out; the others print; exit 65")
@@ -33,10 +43,10 @@ struct EndToEndLedgerReplayDamagedRowTests {
         let before = try await Tool.run(["ledger", "replay", "--state", state.path, first])
         #expect(before.status == 0, "\(before.stderr)")
 
-        // Flip the bits of the last byte of user2's id row, as a disk's error would.
-        let file = try Self.rowFile(state, "appUserIds", key: "user2")
+        // Flip the bits of the last byte of user2's id row (table 5, appUserIds), as a disk's error would.
+        let file = state.appendingPathComponent("ledger.log")
         var bytes = try Data(contentsOf: file)
-        bytes[bytes.count - 1] ^= 0xFF
+        bytes[try Self.valueEnd(bytes, table: 5, key: "user2") - 1] ^= 0xFF
         try bytes.write(to: file)
 
         let second = scratch.path("second.jsonl")

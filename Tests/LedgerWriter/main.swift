@@ -15,9 +15,9 @@ import Foundation
 //     number N in to `user-N` (a new customer and its alias: four rows in one transaction) — and says
 //     "applied N" after each, until it is killed.
 //   ledger-writer-for-tests DIRECTORY die-at STAGE N
-//     The same, but the process kills itself (SIGKILL) at STAGE of input N's commit: a commit stage
-//     (journalWritten, partlyApplied, applied) or a stage of the journal file's write (partlyWritten,
-//     synced, renamed).
+//     The same, but the process kills itself (SIGKILL) at STAGE of input N's commit: a stage of its
+//     append to the log (partlyAppended, appended, synced), or of a compaction's new file (partlyWritten,
+//     renamed).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 1 || (arguments.count == 4 && arguments[1] == "die-at"), let directory = arguments.first

@@ -4,30 +4,38 @@ import Foundation
 /// Where a ``DirectoryLedgerStore`` commit is: a test process stops there to be killed mid-commit.
 /// (`package`: a test hook, not API.)
 package enum LedgerCommitStage: String, Sendable, CaseIterable {
-    /// The journal of the transaction's writes is in place; no row is written yet.
-    case journalWritten
-    /// Some of the rows are written, not all.
-    case partlyApplied
-    /// Every row is written; the journal is not yet removed.
-    case applied
+    /// Half of the commit's record is in the log.
+    case partlyAppended
+    /// The whole record is in the log, not yet synced.
+    case appended
+    /// The record is synced.
+    case synced
 }
 
-/// A ledger's state in a directory: one file per row, each written as the client cache writes its files
-/// (a temporary file, synced, renamed into place) and sealed with a SHA-256, so a damaged row is refused,
-/// never read: ``LedgerRefusal/Kind/damaged`` naming it (``LedgerRefusal/row``, `table/key`), for the inputs
-/// and the snapshots that touch it only.
+/// A ledger's state in a directory: an append-only log, `ledger.log`. Each transaction's writes are one
+/// record appended to it and synced; each row in a record carries a CRC-32C of its value, so a damaged
+/// row is refused, never read: ``LedgerRefusal/Kind/damaged`` naming it (``LedgerRefusal/row``,
+/// `table/key`), for the inputs and the snapshots that touch it only. (A checksum finds a disk's damage;
+/// like any unkeyed seal it does not stop someone who may write the directory.)
 ///
-/// Several processes on one machine may share the directory. A transaction reads without the lock,
-/// then commits under a `flock` on the directory only when every row it read is still the one it read
-/// (else it runs again): the commit first writes a journal of all its rows, then the rows, then removes
-/// the journal. A writer killed at any point leaves either no journal (nothing of the input was written)
-/// or a whole one, which the next transaction of any process applies before reading: an input is never
-/// half-applied.
+/// A store keeps in memory where each row's newest value is in the log (not the values: they are read
+/// from the file when asked for), and catches up with the records other processes appended before each
+/// transaction. Several processes on one machine may share the directory: a transaction reads without
+/// the lock, then commits under a `flock` on the directory only when no record appended since wrote a
+/// row it read or a row of a table it listed (else it runs again). A writer killed mid-append leaves an
+/// unfinished record at the end: readers ignore it and the next writer cuts it off, so an input is never
+/// half-applied. When the log grows past twice the size of its current rows (and past 8 MiB), a commit
+/// writes the current rows into a new log and renames it into place; the other processes notice and read
+/// their index again.
+///
+/// A directory of the earlier layout (one file per row) is converted to a log when a store first opens it.
 public actor DirectoryLedgerStore: LedgerStore {
     private let files: CacheDirectoryFiles
+    private let log: LedgerLog
     private let queue = LedgerTransactionQueue()
     private let commitStageObserver: (@Sendable (LedgerCommitStage) -> Void)?
-    private static let journalName = "journal"
+    private let writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
+    private let compactionMinimumSize: Int64
     /// How many times a transaction runs again when another process changed what it read.
     private static let maximumAttempts = 1_000
 
@@ -36,21 +44,31 @@ public actor DirectoryLedgerStore: LedgerStore {
         try self.init(directory: directory, commitStageObserver: nil, writeStageObserver: nil)
     }
 
-    /// A store whose commits report their stages (tests only).
+    /// A store whose commits report their stages, and whose compactions (and conversion) report the
+    /// stages of the new file's write (tests only); it compacts past `compactionMinimumSize` bytes.
     package init(
         directory: URL, commitStageObserver: (@Sendable (LedgerCommitStage) -> Void)?,
-        writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
+        writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?, compactionMinimumSize: Int64 = 8 << 20
     ) throws(LedgerRefusal) {
-        files = CacheDirectoryFiles(path: directory.path, writeStageObserver: writeStageObserver)
+        files = CacheDirectoryFiles(path: directory.path)
+        log = LedgerLog(directory: files.path)
         self.commitStageObserver = commitStageObserver
-        do {
-            // Creates the directory (the lock file lives in it).
-            try files.withLock { () throws(EntitlementCacheError) in }
-        } catch {
-            throw LedgerRefusal(.storage, error.message)
+        self.writeStageObserver = writeStageObserver
+        self.compactionMinimumSize = compactionMinimumSize
+        let (files, log) = (files, log)
+        try Self.locked(files) { () throws(LedgerRefusal) in
+            files.removeAbandonedTemporaryFiles()
+            if FileManager.default.fileExists(atPath: log.path) {
+                // A conversion cut short after its log was in place: the log holds every row.
+                LedgerFolderLayout.remove(in: files.path)
+            } else {
+                let writer = try LedgerLogFileWriter(directory: files.path, stage: writeStageObserver)
+                try LedgerFolderLayout.convert(files.path, into: writer)
+                try writer.replace(log.path)
+                LedgerFolderLayout.remove(in: files.path)
+            }
+            _ = try log.refresh(holdingLock: true)
         }
-        files.removeAbandonedTemporaryFiles()
-        for table in LedgerTable.allCases { tableFiles(table).removeAbandonedTemporaryFiles() }
     }
 
     public func transaction<Result: Sendable>(
@@ -70,18 +88,29 @@ public actor DirectoryLedgerStore: LedgerStore {
     private func run<Result: Sendable>(
         _ body: @Sendable (any LedgerStoreTransaction) async throws(LedgerRefusal) -> Result
     ) async throws(LedgerRefusal) -> Result {
+        let (log, files, stage, writeStage, minimum) = (
+            log, files, commitStageObserver, writeStageObserver, compactionMinimumSize
+        )
         for _ in 0..<Self.maximumAttempts {
-            if files.stamp(of: Self.journalName) != Self.missing {
-                _ = try locked { () throws(LedgerRefusal) in try recoverJournal() }
+            if case .needsLock = try log.refresh(holdingLock: false) {
+                _ = try Self.locked(files) { () throws(LedgerRefusal) in try log.refresh(holdingLock: true) }
             }
-            let rows = DirectoryLedgerRows(files: files)
+            let rows = DirectoryLedgerRows(log: log)
             let transaction = BufferedLedgerTransaction(committed: rows)
             let result = try await body(transaction)
-            let changes = transaction.changes
-            let committed = try locked { () throws(LedgerRefusal) -> Bool in
-                if try recoverJournal() { return false }
-                guard rows.readsAreCurrent() else { return false }
-                try commit(changes)
+            let changes = transaction.changes.flatMap { table, rows in
+                rows.map {
+                    LedgerLogFormat.Row(
+                        table: table, key: $0.key, kind: $0.value == nil ? .removed : .value, value: $0.value ?? Data())
+                }
+            }
+            // A transaction that wrote nothing read one consistent state: nothing to commit.
+            if changes.isEmpty { return result }
+            let committed = try Self.locked(files) { () throws(LedgerRefusal) -> Bool in
+                guard case .appended(let others) = try log.refresh(holdingLock: true), rows.isUnaffected(by: others)
+                else { return false }
+                try log.append(changes, stage: stage)
+                try log.compactIfLarge(minimumSize: minimum, stage: writeStage)
                 return true
             }
             if committed { return result }
@@ -89,15 +118,21 @@ public actor DirectoryLedgerStore: LedgerStore {
         throw LedgerRefusal(.storage, "the ledger directory kept changing under other processes")
     }
 
-    private static let missing = CacheStamp([-1])
-
-    /// A table's folder: rows are written there, each through a temporary file of its own folder. (Only
-    /// the journal's write reports its stages to a test.)
-    private nonisolated func tableFiles(_ table: LedgerTable) -> CacheDirectoryFiles {
-        CacheDirectoryFiles(path: files.path + "/" + table.rawValue)
+    /// Where the value of `key` in `table` is in the log file, `ledger.log` (tests damage it there).
+    package func valueRange(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Range<Int64>? {
+        if case .needsLock = try log.refresh(holdingLock: false) { return nil }
+        return log.valueRange(in: table, key: key)
     }
 
-    private func locked<T>(_ body: () throws(LedgerRefusal) -> T) throws(LedgerRefusal) -> T {
+    /// The log file's size, and the size of its current rows.
+    package func logSizes() throws(LedgerRefusal) -> (file: Int64, live: Int64) {
+        _ = try log.refresh(holdingLock: false)
+        return (log.size, log.liveSize)
+    }
+
+    private static func locked<T>(
+        _ files: CacheDirectoryFiles, _ body: () throws(LedgerRefusal) -> T
+    ) throws(LedgerRefusal) -> T {
         var refusal: LedgerRefusal?
         var value: T?
         do throws(EntitlementCacheError) {
@@ -114,52 +149,5 @@ public actor DirectoryLedgerStore: LedgerStore {
         if let refusal { throw refusal }
         guard let value else { throw LedgerRefusal(.storage, "the ledger directory's lock failed") }
         return value
-    }
-
-    /// Writes every change: the journal, the rows, then no journal. Called under the lock.
-    private func commit(_ changes: [LedgerTable: [(key: String, value: Data?)]]) throws(LedgerRefusal) {
-        let rows = changes.flatMap { table, rows in rows.map { (table, $0.key, $0.value) } }
-        guard !rows.isEmpty else { return }
-        let journal = LedgerJournal(rows: rows.map { LedgerJournal.Row(table: $0.0, key: $0.1, value: $0.2) })
-        try write(journal.sealedBytes(), to: files, name: Self.journalName)
-        commitStageObserver?(.journalWritten)
-        try apply(journal)
-        commitStageObserver?(.applied)
-        files.removeFile(Self.journalName)
-    }
-
-    /// Applies a journal a killed writer left, if any; whether there was one. Called under the lock.
-    @discardableResult
-    private func recoverJournal() throws(LedgerRefusal) -> Bool {
-        guard let bytes = files.readFile(Self.journalName) else {
-            guard files.stamp(of: Self.journalName) == Self.missing else {
-                throw LedgerRefusal(.storage, "the ledger directory's journal cannot be read")
-            }
-            return false
-        }
-        try apply(try LedgerJournal(sealed: bytes))
-        files.removeFile(Self.journalName)
-        return true
-    }
-
-    private func apply(_ journal: LedgerJournal) throws(LedgerRefusal) {
-        for (index, row) in journal.rows.enumerated() {
-            let table = tableFiles(row.table)
-            let name = DirectoryLedgerRows.fileName(row.key)
-            if let value = row.value {
-                try write(DirectoryLedgerRows.sealedRow(key: row.key, value: value), to: table, name: name)
-            } else {
-                table.removeFile(name)
-            }
-            if index == 0 && journal.rows.count > 1 { commitStageObserver?(.partlyApplied) }
-        }
-    }
-
-    private func write(_ data: Data, to files: CacheDirectoryFiles, name: String) throws(LedgerRefusal) {
-        do {
-            try files.writeFile(data, to: name)
-        } catch {
-            throw LedgerRefusal(.storage, error.message)
-        }
     }
 }

@@ -26,24 +26,23 @@ struct DamagedRowTests {
         return (ledger, directory)
     }
 
-    /// The row file in `table` whose key starts with `prefix`, and that key.
-    static func rowFile(_ directory: URL, _ table: String, keyPrefix prefix: String) throws -> (URL, String) {
-        let folder = directory.appendingPathComponent(table)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
-            let file = folder.appendingPathComponent(name)
-            if case .string(let key) = try JSONValue.parse(try LegacyStateTests.rowLines(file)[1]),
-                key.hasPrefix(prefix)
-            {
-                return (file, key)
-            }
+    /// The key of `table` that starts with `prefix`.
+    static func key(_ directory: URL, _ table: LedgerTable, prefix: String) async throws -> String {
+        let store = try DirectoryLedgerStore(directory: directory)
+        let keys = try await store.transaction { transaction throws(LedgerRefusal) in
+            try await transaction.keys(in: table)
         }
-        throw CocoaError(.fileNoSuchFile)
+        return try #require(keys.first { $0.hasPrefix(prefix) })
     }
 
-    /// Flips the bits of the file's last byte (its value's), as a disk's error would.
-    static func damage(_ file: URL) throws {
+    /// Flips the bits of the last byte of the value of `key` in `table`, where it is in the log, as a
+    /// disk's error would.
+    static func damage(_ directory: URL, _ table: LedgerTable, _ key: String) async throws {
+        let store = try DirectoryLedgerStore(directory: directory)
+        let range = try #require(try await store.valueRange(in: table, key: key))
+        let file = directory.appendingPathComponent("ledger.log")
         var bytes = try Data(contentsOf: file)
-        bytes[bytes.count - 1] ^= 0xFF
+        bytes[Int(range.upperBound) - 1] ^= 0xFF
         try bytes.write(to: file)
     }
 
@@ -57,8 +56,8 @@ struct DamagedRowTests {
     @Test func aDamagedStatementRefusesItsCustomerAndWhatTouchesItOnly() async throws {
         let (_, directory) = try await Self.story()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (file, key) = try Self.rowFile(directory, "statements", keyPrefix: "googlePlay:5:first ")
-        try Self.damage(file)
+        let key = try await Self.key(directory, .statements, prefix: "googlePlay:5:first ")
+        try await Self.damage(directory, .statements, key)
 
         let reopened = try LegacyStateTests.ledger(directory)
         let refusal = await #expect(throws: LedgerRefusal.self) {
@@ -88,8 +87,7 @@ struct DamagedRowTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let bob = try await ledger.customers().firstIndex(of: ["bob"]) else { throw CocoaError(.fileNoSuchFile) }
         let number = String(bob + 1)
-        let (file, _) = try Self.rowFile(directory, "customers", keyPrefix: number)
-        try Self.damage(file)
+        try await Self.damage(directory, .customers, number)
 
         let reopened = try LegacyStateTests.ledger(directory)
         let refusal = await #expect(throws: LedgerRefusal.self) {

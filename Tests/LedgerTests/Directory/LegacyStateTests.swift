@@ -33,24 +33,22 @@ struct LegacyStateTests {
             store: try DirectoryLedgerStore(directory: directory))
     }
 
-    /// The row file of `key` in `table` (found by the key it holds, as the store writes it: seal, key, value).
-    static func rowFile(_ directory: URL, _ table: String, _ key: String) throws -> URL {
+    /// The value of the row `key` of `table`, as a store on `directory` reads it.
+    static func rowValue(_ directory: URL, _ table: LedgerTable, _ key: String) async throws -> Data? {
+        try await DirectoryLedgerStore(directory: directory).transaction { transaction throws(LedgerRefusal) in
+            try await transaction.value(in: table, key: key)
+        }
+    }
+
+    /// The value of the first layout's row file of `key` in `table` (lines: seal, key as a JSON string, value).
+    static func firstLayoutRow(_ directory: URL, _ table: String, _ key: String) throws -> Data {
         let folder = directory.appendingPathComponent(table)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
-            let file = folder.appendingPathComponent(name)
-            if try rowLines(file)[1] == Data(JSONValue.string(key).compactText.utf8) { return file }
+            let lines = try Data(contentsOf: folder.appendingPathComponent(name)).split(
+                separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+            if lines.count == 3, lines[1] == Data(JSONValue.string(key).compactText.utf8) { return Data(lines[2]) }
         }
         throw CocoaError(.fileNoSuchFile)
-    }
-
-    static func rowLines(_ file: URL) throws -> [Data] {
-        try Data(contentsOf: file).split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
-            .map { Data($0) }
-    }
-
-    /// The bytes of the row `key` of `table` behind its seal and key.
-    static func rowValue(_ directory: URL, _ table: String, _ key: String) throws -> Data {
-        try rowLines(try rowFile(directory, table, key))[2]
     }
 
     func expectTheStory(_ ledger: EntitlementLedger) async throws {
@@ -69,13 +67,18 @@ struct LegacyStateTests {
     @Test func theFirstLayoutIsReadThenWrittenAsRowsPerStatement() async throws {
         let directory = try Self.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Self.rowValue(directory, "threads", "appStore:2000000000000001").first == UInt8(ascii: "{"))
+        #expect(try Self.firstLayoutRow(directory, "threads", "appStore:2000000000000001").first == UInt8(ascii: "{"))
 
         try await expectTheStory(try Self.ledger(directory))
-        let head = try Self.rowValue(directory, "threads", "appStore:2000000000000001")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            !$0.hasPrefix(".")
+        }
+        #expect(folders == ["ledger.log"], "the folders were converted into the log, then removed")
+        let head = try #require(try await Self.rowValue(directory, .threads, "appStore:2000000000000001"))
         #expect(head.first != UInt8(ascii: "{"), "the thread read is written again in the new layout")
-        let statements = try FileManager.default.contentsOfDirectory(
-            atPath: directory.appendingPathComponent("statements").path)
+        let statements = try await DirectoryLedgerStore(directory: directory).transaction {
+            transaction throws(LedgerRefusal) in try await transaction.keys(in: .statements)
+        }
         #expect(statements.count >= 4, "each statement of the threads read has a row of its own")
 
         // A second process reads the new layout; a redelivery is a duplicate (a seen id of the first
