@@ -33,15 +33,15 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// `data`, `success`, `profile_id` or `paid_access_levels`.
     public var formatMarkers: FormatMarkers { AdaptyWireFormat.markers }
 
-    /// Whether `document` is one of Adapty's four profile documents, holding only members Adapty's
-    /// documents have (see <doc:AdaptyMapping>).
+    /// Whether `document` is one of Adapty's four profile documents, by the members that mark one
+    /// (see <doc:AdaptyMapping>); members it does not know do not matter.
     public func recognizes(_ document: JSONValue) -> Bool {
         recognizes(JSONNode(document))
     }
 
     /// ``recognizes(_:)-(JSONValue)`` read in place.
     public func recognizes(_ document: JSONNode) -> Bool {
-        AdaptyWireFormat.detect(document) != nil
+        AdaptyWireFormat.shape(of: document) != nil
     }
 
     /// Maps an Adapty profile document into a snapshot evaluated at `instant`.

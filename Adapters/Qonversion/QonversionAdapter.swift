@@ -31,7 +31,8 @@ public struct QonversionAdapter: EntitlementAdapter {
     public var formatMarkers: FormatMarkers { QonversionWireFormat.markers }
 
     /// Whether `document` is a Qonversion v1 launch result or a v3/v4 entitlement list (an empty list
-    /// included), holding no top-level member a Qonversion response does not have.
+    /// included), by the members that mark one; members it does not know do not matter, except that a list
+    /// with no mark of Qonversion's (an empty one) must hold nothing but a list's members.
     public func recognizes(_ document: JSONValue) -> Bool {
         recognizes(JSONNode(document))
     }

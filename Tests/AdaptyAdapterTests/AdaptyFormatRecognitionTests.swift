@@ -3,8 +3,9 @@ import EntitlementKitAdapty
 import Foundation
 import Testing
 
-/// Detection by keys: the four shapes are claimed; Qonversion's boolean `success`, its launch result
-/// and lists, RevenueCat's `subscriber` and unified snapshots are not.
+/// Detection by keys: the four shapes are claimed by Adapty's own members, whatever else they hold;
+/// Qonversion's boolean `success`, its launch result and lists, RevenueCat's `subscriber` and unified
+/// snapshots carry none of them and are not.
 @Suite("Adapty format recognition", .timeLimit(.minutes(5)))
 struct AdaptyFormatRecognitionTests {
     private func recognizes(_ json: String) throws -> Bool {
@@ -28,13 +29,21 @@ struct AdaptyFormatRecognitionTests {
         #expect(try !recognizes(#"{"success": true}"#))
         #expect(try !recognizes(#"{"success": false, "data": {"message": "Invalid access token"}}"#))
         #expect(try !recognizes(#"{"success": true, "data": {"uid": "QON_1", "permissions": []}}"#))
-        #expect(try !recognizes(#"{"data": {"uid": "QON_1", "profile_id": "p"}}"#))
         #expect(try !recognizes(#"{"object": "list", "data": []}"#))
         // RevenueCat and the unified form.
         #expect(try !recognizes(#"{"request_date": "2025-06-01T12:00:00Z", "subscriber": {"profile_id": "p"}}"#))
-        #expect(try !recognizes(#"{"schemaVersion": 2, "profile_id": "p"}"#))
         #expect(try !recognizes(#"[]"#))
         #expect(try !recognizes(#"{"data": "profile"}"#))
+    }
+
+    /// Adapty adds fields: a member Adapty does not know never stops a claim. A document that another format
+    /// claims as well (`uid` is Qonversion's, `schemaVersion` the unified form's) is refused as ambiguous by
+    /// `FormatDetector` (FormatDetectionTests), not guessed away here.
+    @Test func membersAdaptyDoesNotKnowDoNotStopAClaim() throws {
+        #expect(try recognizes(#"{"data": {"profile_id": "p", "cross_placement_info": {}}, "meta": 1}"#))
+        #expect(try recognizes(#"{"profile_id": "p", "last_active_at": "2025-06-01T12:00:00Z"}"#))
+        #expect(try recognizes(#"{"data": {"uid": "QON_1", "profile_id": "p"}}"#))
+        #expect(try recognizes(#"{"schemaVersion": 2, "profile_id": "p"}"#))
     }
 
     @Test func aBridgeReplyWithoutAProfileIsNamed() {

@@ -80,4 +80,70 @@ struct FormatDetectionTests {
                     .utf8))
         #expect(!QonversionAdapter().recognizes(stripeList))
     }
+
+    /// Fixtures that carry no mark of their format (an empty Qonversion list): claimed only while they hold
+    /// nothing else, so an extra member leaves them unclaimed.
+    static let unmarkedFixtures: Set<String> = ["v3-empty-list"]
+
+    @Test(
+        "a fixture with a member its format does not know is still claimed by its own adapter alone",
+        arguments: [ProviderID.adapty, .qonversion, .appStore, .googlePlay, .stripe, .revenueCat])
+    func unknownMembersDoNotStopAClaim(_ provider: ProviderID) throws {
+        var claimed = 0
+        for scenario in try FixtureCatalog.scenarios(provider: provider) {
+            guard case .snapshot = scenario.expectation,
+                let document = try? JSONValue.parse(scenario.document())
+            else { continue }
+            let extended = JSONNode(Self.addingFutureField(to: document))
+            let claimants = Self.detector.claimants(of: extended).map(\.provider)
+            if Self.unmarkedFixtures.contains(scenario.name) {
+                #expect(claimants.isEmpty, "\(provider)'s \(scenario.name)")
+            } else {
+                #expect(claimants == [provider], "\(provider)'s \(scenario.name)")
+                claimed += 1
+            }
+        }
+        #expect(claimed > 0)
+    }
+
+    @Test("a document marked as two formats' is refused as ambiguous, not guessed")
+    func twoFormatsMarksAreAmbiguous() throws {
+        let cases: [(json: String, claimants: [ProviderID])] = [
+            (#"{"data": {"uid": "QON_1", "profile_id": "p"}}"#, [.qonversion, .adapty]),
+            (#"{"schemaVersion": 2, "profile_id": "p"}"#, [.adapty, .unified]),
+        ]
+        for (json, expected) in cases {
+            let document = try JSONNode(parsing: Data(json.utf8))
+            #expect(Self.detector.claimants(of: document).map(\.provider) == expected, "\(json)")
+            let error = #expect(throws: DocumentError.self) { try Self.detector.adapter(for: document) }
+            #expect(error?.reason.hasPrefix("matches more than one format") == true, "\(json)")
+        }
+    }
+
+    /// `document` with `"future_field": 1` at its top level (in an array, in its first element) and in each
+    /// envelope's object (`data`, `success`, `data.attributes`), where Adapty and Qonversion keep the profile.
+    static func addingFutureField(to document: JSONValue) -> JSONValue {
+        switch document {
+        case .object(var members):
+            for key in ["data", "success"] {
+                guard case .object(var inner)? = members[key] else { continue }
+                if case .object(var attributes)? = inner["attributes"] {
+                    attributes["future_field"] = .integer(1)
+                    inner["attributes"] = .object(attributes)
+                }
+                inner["future_field"] = .integer(1)
+                members[key] = .object(inner)
+            }
+            members["future_field"] = .integer(1)
+            return .object(members)
+        case .array(var items):
+            if case .object(var first)? = items.first {
+                first["future_field"] = .integer(1)
+                items[0] = .object(first)
+            }
+            return .array(items)
+        default:
+            return document
+        }
+    }
 }

@@ -4,46 +4,17 @@ import EntitlementKit
 ///
 /// Detection is structural (top-level keys and the keys of `data`), so a malformed access level further
 /// down still reaches its reader and fails there with a located error instead of being reported as "not
-/// Adapty". It reads Adapty's own members only: a bridge reply's `success` is an object; an envelope holds
-/// ``envelopeMembers``; a profile holds ``profileMembers`` (the SDK backend's `data` ``sdkBackendMembers``).
-/// A document with any other member there is not claimed (name the format to read it).
+/// Adapty". It claims by Adapty's own members only, and only by what marks a document as Adapty's: a bridge
+/// reply's `success` object; a `data` object holding `attributes` (the SDK backend), `profile_id`, or a
+/// sent `paid_access_levels` / `access_levels` / array `subscriptions` / `non_subscriptions`; a bare
+/// `profile_id` or `paid_access_levels`. Any other member is ignored: Adapty adds fields, and a document
+/// another format claims too is refused as ambiguous by ``FormatDetector``.
 enum AdaptyWireFormat {
     /// What ``FormatDetector`` looks for first: an envelope's `data` or `success`, a bare profile's
     /// `profile_id` or `paid_access_levels`.
     static let markers = FormatMarkers(memberNames: ["data", "success", "profile_id", "paid_access_levels"])
 
-    /// The top-level members of a reply that wraps a profile.
-    static let envelopeMembers: Set<String> = ["data", "success"]
-
-    /// The members of the SDK backend's `data`: a JSON:API resource around the profile.
-    static let sdkBackendMembers: Set<String> = ["type", "id", "attributes", "links", "meta", "relationships"]
-
-    /// The members Adapty's profiles have (v1, SDK, bridge and server API v2 alike).
-    static let profileMembers: Set<String> = [
-        "profile_id", "customer_user_id", "timestamp", "paid_access_levels", "access_levels", "subscriptions",
-        "non_subscriptions", "custom_attributes", "segment_hash", "is_test_user", "app_id", "total_revenue_usd",
-        "promotional_offer_eligibility", "introductory_offer_eligibility", "email", "phone_number", "first_name",
-        "last_name", "gender", "birthday", "store_country", "ip_country", "created_at", "updated_at",
-        "last_seen_at", "installation_meta", "analytics_disabled",
-    ]
-
-    /// The shape of `document`, or `nil` when it is not an Adapty profile document.
-    static func detect(_ document: JSONNode) -> AdaptyShape? {
-        guard let shape = shape(of: document) else { return nil }
-        switch shape {
-        case .bridge where document.has("success"):
-            return document.firstMemberName(outside: envelopeMembers) == nil ? shape : nil
-        case .bridge:
-            return document.firstMemberName(outside: profileMembers) == nil ? shape : nil
-        case .sdkBackend, .serverV1, .serverV2:
-            guard document.firstMemberName(outside: envelopeMembers) == nil,
-                let data = document.member("data")
-            else { return nil }
-            return data.firstMemberName(outside: profileMembers.union(sdkBackendMembers)) == nil ? shape : nil
-        }
-    }
-
-    /// ``detect(_:)`` without the check of the members: the shape a document named as Adapty's is read as.
+    /// The shape of `document`, or `nil` when nothing in it marks an Adapty profile document.
     static func shape(of document: JSONNode) -> AdaptyShape? {
         guard document.kind == .object else { return nil }
         let success = document.member("success")

@@ -14,42 +14,61 @@ enum AppStoreDocumentShape: Sendable, Hashable {
     /// The members of the combined object.
     static let combinedKeys: Set<String> = ["statuses", "history", "transactions"]
 
-    /// The members of the App Store Server API's statuses and history responses.
-    static let responseKeys: Set<String> = [
-        "environment", "bundleId", "appAppleId", "data", "revision", "hasMore", "signedTransactions",
-    ]
-
     /// What ``FormatDetector`` looks for first: a member of a response or of the combined object, or an array.
     static let markers = FormatMarkers(
         memberNames: combinedKeys.union(["signedTransactions", "data"]), readsArrays: true)
 
     /// The shape `document` unmistakably has, or `nil`.
     ///
-    /// Claimed only where the document says it is Apple's: a statuses response whose `data` is a non-empty
-    /// array of objects holding `lastTransactions` (an empty `data: []` says nothing); a history response
-    /// with a `signedTransactions` array and no `data`, either holding no member outside ``responseKeys``; a
-    /// non-empty array whose every element is a JWS (three dot-separated parts) or an
-    /// object with an Apple `transactionId` or `originalTransactionId`; an object whose members are all
-    /// `statuses`, `history` or `transactions` (at least one).
+    /// Claimed by what marks a document as Apple's, whatever else it holds (Apple adds fields; a document
+    /// another format claims too is refused as ambiguous by ``FormatDetector``): a statuses response whose
+    /// `data` is a non-empty array of objects holding `lastTransactions` (an empty `data: []` says nothing);
+    /// a history response with a `signedTransactions` array and no `data`; a non-empty array whose every
+    /// element is a JWS (three dot-separated parts) or an object with an Apple `transactionId` or
+    /// `originalTransactionId`; a combined object one of whose `statuses`, `history` or `transactions` is
+    /// such a response or array. A combined object none of whose members is marked (`{"statuses": {"data":
+    /// []}}`) says nothing about whose it is, so it is claimed only when it holds nothing else.
     static func detect(_ document: JSONValue) -> AppStoreDocumentShape? {
         switch document {
         case .array(let items):
             return !items.isEmpty && items.allSatisfy(looksLikeTransactionItem) ? .transactions : nil
         case .object(let members):
-            if !members.isEmpty, members.keys.allSatisfy(combinedKeys.contains) { return .combined }
-            guard members.keys.allSatisfy(responseKeys.contains) else { return nil }
-            if case .array = members["signedTransactions"], members["data"] == nil { return .history }
-            if case .array(let groups)? = members["data"], !groups.isEmpty,
-                groups.allSatisfy({ group in
-                    if case .array = group["lastTransactions"] { return true }
-                    return false
-                })
-            {
-                return .statuses
+            if members.keys.contains(where: combinedKeys.contains) {
+                let marked =
+                    members["statuses"].map { holdsResponses($0, shaped: .statuses) } == true
+                    || members["history"].map { holdsResponses($0, shaped: .history) } == true
+                    || members["transactions"].map { detect($0) == .transactions } == true
+                if marked || members.keys.allSatisfy(combinedKeys.contains) { return .combined }
             }
-            return nil
+            return response(members)
         default:
             return nil
+        }
+    }
+
+    /// The response `members` unmistakably are, or `nil`.
+    private static func response(_ members: [String: JSONValue]) -> AppStoreDocumentShape? {
+        if case .array = members["signedTransactions"], members["data"] == nil { return .history }
+        if case .array(let groups)? = members["data"], !groups.isEmpty,
+            groups.allSatisfy({ group in
+                if case .array = group["lastTransactions"] { return true }
+                return false
+            })
+        {
+            return .statuses
+        }
+        return nil
+    }
+
+    /// Whether a combined object's member (one response or an array of them) holds a response of `shape`.
+    private static func holdsResponses(_ value: JSONValue, shaped shape: AppStoreDocumentShape) -> Bool {
+        switch value {
+        case .object(let members): response(members) == shape
+        case .array(let pages):
+            pages.contains { page in
+                if case .object(let members) = page { response(members) == shape } else { false }
+            }
+        default: false
         }
     }
 

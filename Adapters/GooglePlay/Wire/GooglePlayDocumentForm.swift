@@ -5,8 +5,10 @@ import EntitlementKit
 /// Recognition (``recognized(_:)``) is structural and strict, so the CLI never hands another vendor's
 /// document to this adapter: the `kind` Google puts in every response, or the pairs of members no other
 /// format has (`lineItems` with `subscriptionState`; `purchaseTimeMillis` with `purchaseState`), or a
-/// listing — EntitlementKit's own shape — with no member but `subscriptions` / `products`, arrays of
-/// `{…, "purchase": …}`.
+/// listing — EntitlementKit's own shape — whose `subscriptions` / `products` are arrays of
+/// `{…, "purchase": …}`. Other members do not matter (a document another format claims too is refused as
+/// ambiguous by ``FormatDetector``), except in a listing whose arrays are all empty: that says nothing
+/// about whose it is, so it is claimed only when it holds nothing else.
 enum GooglePlayDocumentForm: Sendable, Hashable {
     /// A `purchases.subscriptionsv2.get` response.
     case subscription
@@ -30,16 +32,22 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
         }
         if case .array? = members["lineItems"], case .string? = members["subscriptionState"] { return .subscription }
         if case .string? = members["purchaseTimeMillis"], case .integer? = members["purchaseState"] { return .product }
-        guard !members.isEmpty, members.keys.allSatisfy(listingMembers.contains) else { return nil }
-        for list in members.values {
+        let lists = listingMembers.compactMap { members[$0] }
+        guard !lists.isEmpty else { return nil }
+        var marked = false
+        for list in lists {
             // Each element of a listing is `{"purchaseToken", "purchase", …}`.
             guard case .array(let elements) = list else { return nil }
-            if let first = elements.first, first["purchase"] == nil { return nil }
+            if let first = elements.first {
+                guard first["purchase"] != nil else { return nil }
+                marked = true
+            }
         }
-        return .listing
+        // Empty lists say nothing about whose they are: such a listing must hold nothing else.
+        return marked || members.keys.allSatisfy(listingMembers.contains) ? .listing : nil
     }
 
-    /// The members of a listing: a document holding any other is not one.
+    /// The members of a listing.
     static let listingMembers: Set<String> = ["subscriptions", "products"]
 
     /// What ``FormatDetector`` looks for first: `kind`, the members that pair with a state, a listing's.

@@ -1,12 +1,9 @@
 import EntitlementKit
 
 extension QonversionWireFormat {
-    /// The top-level members of Qonversion's responses: the v1 envelope (`success`, `data`), the REST lists
-    /// (`object`, `data`, `url`, `has_more`, `next_cursor`) and the REST error body (`error`, `_meta`).
-    /// A document with any other top-level member is not one of them.
-    static let envelopeMembers: Set<String> = [
-        "success", "data", "object", "url", "has_more", "next_cursor", "error", "_meta",
-    ]
+    /// The members of the REST lists' envelope (`object`, `data`, `url`, `has_more`, `next_cursor`): a list
+    /// that carries no mark of Qonversion's is claimed only when it holds nothing else.
+    static let listEnvelopeMembers: Set<String> = ["object", "data", "url", "has_more", "next_cursor"]
 
     /// What ``FormatDetector`` looks for first: every response but the error body has `success` or `data`.
     static let markers = FormatMarkers(memberNames: ["success", "data"])
@@ -15,17 +12,36 @@ extension QonversionWireFormat {
     ///
     /// Detection is structural (top-level keys and the first list item's keys), so a malformed element
     /// further down still reaches its reader and fails there with a located error instead of being
-    /// reported as "not Qonversion". It reads Qonversion's own members only: a top-level member no
-    /// Qonversion response has (``envelopeMembers``), a list element that names another kind of `object`
-    /// than `user_entitlement`, or an empty list whose `url` is not under Qonversion's `/v3/users/` or
-    /// `/v4/users/` rules a document out.
+    /// reported as "not Qonversion". It claims by Qonversion's own marks, whatever else the document holds
+    /// (Qonversion adds fields; a document another format claims too is refused as ambiguous by
+    /// ``FormatDetector``): a `data` object holding `uid` or `permissions`, a `false` `success`, a list
+    /// whose first element is a `user_entitlement` or carries `is_active` / `active`, a list whose `url` is
+    /// under Qonversion's `/v3/users/` or `/v4/users/`. A list with none of those marks (an empty `data: []`,
+    /// an `object: "list"` of unmarked elements) says nothing about whose it is, so it is claimed only when
+    /// it holds nothing but the list envelope's members (``listEnvelopeMembers``).
     static func detect(_ document: JSONNode) -> QonversionWireFormat? {
-        guard document.firstMemberName(outside: envelopeMembers) == nil else { return nil }
-        return shape(of: document)
+        guard let format = shape(of: document) else { return nil }
+        if format != .launchResult, !isMarkedList(document),
+            document.firstMemberName(outside: listEnvelopeMembers) != nil
+        {
+            return nil
+        }
+        return format
     }
 
-    /// ``detect(_:)`` without the check of the top-level members: the shape a document named as
-    /// Qonversion's is read as.
+    /// Whether a list carries a mark of Qonversion's: a `url` under its users' paths, or a first element
+    /// that is a `user_entitlement` or carries `is_active` / `active`.
+    private static func isMarkedList(_ document: JSONNode) -> Bool {
+        if let url = document.member("url")?.stringValue, url.hasPrefix("/v3/users/") || url.hasPrefix("/v4/users/") {
+            return true
+        }
+        guard let first = document.member("data")?.firstElement, first.kind == .object else { return false }
+        return first.has("is_active") || first.has("active")
+            || first.member("object")?.isString("user_entitlement") == true
+    }
+
+    /// ``detect(_:)`` without the check that an unmarked list holds nothing else: the shape a document
+    /// named as Qonversion's is read as.
     static func shape(of document: JSONNode) -> QonversionWireFormat? {
         guard document.kind == .object else { return nil }
         let success = document.member("success")

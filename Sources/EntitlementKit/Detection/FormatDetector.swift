@@ -7,7 +7,8 @@ import EntitlementKitJSON
 /// it, and accepts exactly one claim. No claim is an `unrecognizedFormat` error; two or more are an
 /// `unrecognizedFormat` error too, naming every claimant and the markers each found, and never a guess:
 /// an ambiguous document could grant access by the wrong vendor's rules, so the caller must name the
-/// format.
+/// format. Formats claim by their own marks and ignore members they do not know (vendors add fields), so
+/// a document two formats could mean is settled here, by this refusal, not by each format's guesses.
 ///
 /// ```swift
 /// let detector = FormatDetector(adapters: [UnifiedSnapshotAdapter()])
