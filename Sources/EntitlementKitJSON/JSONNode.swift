@@ -248,14 +248,10 @@ public struct JSONNode: Sendable, Hashable {
     /// outside the years ``RFC3339/supportedYears`` are refused: a timestamp sent in the wrong unit must
     /// not turn into an expiry thousands of years away.
     public func dateFromEpochSeconds() throws(DocumentError) -> Date {
-        let seconds = try number()
-        let milliseconds = (seconds * 1000).rounded(.down)
-        guard milliseconds >= Double(RFC3339.supportedMilliseconds.lowerBound),
-            milliseconds <= Double(RFC3339.supportedMilliseconds.upperBound)
-        else {
+        guard let date = EpochTime.date(secondsSince1970: try number()) else {
             throw invalid("is not a plausible count of seconds since 1970")
         }
-        return Date(millisecondsSince1970: Int64(milliseconds))
+        return date
     }
 
     /// An absolute URL with a scheme and a host, exactly as written. Checked by hand because

@@ -15,7 +15,7 @@ public enum RFC3339 {
 
     /// The canonical form: UTC with `Z`, milliseconds only when non-zero.
     public static func string(from date: Date) -> String {
-        let (year, month, day, remainder) = civilComponents(ofMilliseconds: date.millisecondsSince1970)
+        let (year, month, day, remainder) = CivilCalendar.components(ofMilliseconds: date.millisecondsSince1970)
         let hour = remainder / 3_600_000
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
@@ -25,20 +25,6 @@ public enum RFC3339 {
             + pad(second, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
         return text + "Z"
-    }
-
-    /// The calendar date and the millisecond of the day of an instant in milliseconds since 1970 (UTC).
-    package static func civilComponents(ofMilliseconds milliseconds: Int64) -> (
-        year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64
-    ) {
-        var days = milliseconds / 86_400_000
-        var remainder = milliseconds % 86_400_000
-        if remainder < 0 {
-            remainder += 86_400_000
-            days -= 1
-        }
-        let (year, month, day) = civilDate(fromDaysSince1970: days)
-        return (year, month, day, remainder)
     }
 
     /// The years a canonical date can express.
@@ -75,10 +61,10 @@ public enum RFC3339 {
             guard length == 20 else { return nil }
         }
         guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,
-            day <= daysIn(month: month, year: year),
+            day <= CivilCalendar.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
         let instant = (days * 86_400 + hour * 3600 + minute * 60 + second) * 1000 + milliseconds
         guard supportedMilliseconds.contains(instant) else { return nil }
         return instant
@@ -107,7 +93,7 @@ public enum RFC3339 {
             expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2)
         else { return nil }
         guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,
-            day <= daysIn(month: month, year: year),
+            day <= CivilCalendar.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var milliseconds: Int64 = 0
@@ -138,7 +124,7 @@ public enum RFC3339 {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
         let secondsOfDay = hour * 3600 + minute * 60 + second
         let instant = (days * 86_400 + secondsOfDay - offsetMinutes * 60) * 1000 + milliseconds
         // An offset can carry 0001-01-01 or 9999-12-31 out of the years a canonical date can write.
@@ -148,36 +134,6 @@ public enum RFC3339 {
 
     /// 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in milliseconds since 1970.
     package static let supportedMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    // Days from civil and back: the proleptic Gregorian algorithms of H. Hinnant's date library notes.
-    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(fromDaysSince1970 days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)

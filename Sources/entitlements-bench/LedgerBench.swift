@@ -13,7 +13,11 @@ import Foundation
 /// bench) on a generated log of about 100 MB. Each rate is the median of `rounds` rounds, each into a
 /// fresh ledger; CPU time, not wall time, because the machine is shared.
 enum LedgerBench {
-    static func report(logMegabytes: Int = 100, rounds: Int = 3, threadsOnly: Bool = false, executable: String)
+    /// What a run measures: everything, only the long thread against the many short ones, or only the
+    /// in-memory rates (for profiling the ledger's own work without disk or child processes).
+    enum Scope { case all, threads, inMemory }
+
+    static func report(logMegabytes: Int = 100, rounds: Int = 3, scope: Scope = .all, executable: String)
         async throws
     {
         let inputs = try LedgerBenchInputs()
@@ -26,9 +30,14 @@ enum LedgerBench {
             try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString))
         }
 
-        if threadsOnly {
+        switch scope {
+        case .threads:
             try await threadCost(inputs: inputs, rounds: rounds, root: inputs.signer.rootCertificate, store: inMemory)
             return
+        case .inMemory:
+            try await inMemoryRates(inputs: inputs, rounds: rounds, store: inMemory)
+            return
+        case .all: break
         }
         var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
         try replay.writeLog(megabytes: logMegabytes)
@@ -43,10 +52,6 @@ enum LedgerBench {
                     + "\(format(Double(replay.lineCount) / figures.cpuSeconds)) | \(figures.peakKiB >> 10) MiB |")
         }
 
-        let threads = 1_000
-        let wide = (0..<threads).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
-        let play = (0..<5_000).map { LedgerInput.document(inputs.playDocument(thread: $0, renewal: 0)) }
-        let stripe = (0..<5_000).map { LedgerInput.document(inputs.stripeDocument(thread: $0, renewal: 0)) }
         let root = inputs.signer.rootCertificate
 
         // The same directory store in memory-backed files (/dev/shm, where a sync costs nothing): what the
@@ -61,10 +66,7 @@ enum LedgerBench {
             "\n| ledger input | in-memory store, per CPU-second | directory store, per CPU-second | directory / memory "
                 + "| directory store in /dev/shm (no sync cost) | /dev/shm / memory |")
         line("|---|---|---|---|---|---|")
-        for (name, batch) in [
-            ("App Store notification (3 JWS verified), 1,000 threads", wide), ("Play document, 5,000 threads", play),
-            ("Stripe subscription, 5,000 threads", stripe),
-        ] {
+        for (name, batch) in batches(inputs) {
             let memory = try await rate(of: batch, rounds: rounds, root: root, store: inMemory)
             // Every directory commit is synced to disk: on a shared disk the wall time, not the CPU, bounds
             // how much of it a run can afford, so one round of a fifth of the inputs.
@@ -81,6 +83,29 @@ enum LedgerBench {
 
         try await threadCost(inputs: inputs, rounds: rounds, root: root, store: inMemory)
         line("\nload average after: \(Machine.loadAverage)")
+    }
+
+    /// The inputs of the rate table, by name: 1,000 App Store threads, 5,000 Play and 5,000 Stripe ones.
+    private static func batches(_ inputs: LedgerBenchInputs) -> [(String, [LedgerInput])] {
+        let wide = (0..<1_000).map { LedgerInput.notification(inputs.appStoreNotification(thread: $0, renewal: 0)) }
+        let play = (0..<5_000).map { LedgerInput.document(inputs.playDocument(thread: $0, renewal: 0)) }
+        let stripe = (0..<5_000).map { LedgerInput.document(inputs.stripeDocument(thread: $0, renewal: 0)) }
+        return [
+            ("App Store notification (3 JWS verified), 1,000 threads", wide), ("Play document, 5,000 threads", play),
+            ("Stripe subscription, 5,000 threads", stripe),
+        ]
+    }
+
+    /// Only the in-memory column of the rate table.
+    private static func inMemoryRates(
+        inputs: LedgerBenchInputs, rounds: Int, store: () throws -> any LedgerStore
+    ) async throws {
+        line("\n| ledger input | in-memory store, per CPU-second |")
+        line("|---|---|")
+        for (name, batch) in batches(inputs) {
+            let memory = try await rate(of: batch, rounds: rounds, root: inputs.signer.rootCertificate, store: store)
+            line("| \(name) | \(format(memory)) |")
+        }
     }
 
     /// The cost per App Store notification of 1,000 one-renewal threads and of one 1,000-renewal thread.

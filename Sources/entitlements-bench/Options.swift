@@ -29,6 +29,7 @@ struct Options {
                            ones, and `entitlements ledger replay`'s peak memory on an N MB log (default 100;
                            build the entitlements product too: swift build -c release --product entitlements)
           --ledger --ledger-threads  only the long thread against the many short ones
+          --ledger --ledger-memory   only the in-memory rates (App Store, Play, Stripe), e.g. under perf record
           --import         ledger import-plan on a generated RevenueCat export
         """
 

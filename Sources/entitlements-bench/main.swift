@@ -17,14 +17,19 @@ do {
         try ECDSABench.report(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
     case "--ledger":
         var megabytes = 100
-        let threadsOnly = arguments.count == 2 && arguments[1] == "--ledger-threads"
-        if arguments.count == 3, arguments[1] == "--ledger-log-mb", let value = Int(arguments[2]), value > 0 {
+        var scope = LedgerBench.Scope.all
+        if arguments.count == 2, arguments[1] == "--ledger-threads" {
+            scope = .threads
+        } else if arguments.count == 2, arguments[1] == "--ledger-memory" {
+            scope = .inMemory
+        } else if arguments.count == 3, arguments[1] == "--ledger-log-mb", let value = Int(arguments[2]), value > 0 {
             megabytes = value
-        } else if arguments.count != 1, !threadsOnly {
-            throw BenchFailure("usage: entitlements-bench --ledger [--ledger-log-mb N | --ledger-threads]")
+        } else if arguments.count != 1 {
+            throw BenchFailure(
+                "usage: entitlements-bench --ledger [--ledger-log-mb N | --ledger-threads | --ledger-memory]")
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        try await LedgerBench.report(logMegabytes: megabytes, threadsOnly: threadsOnly, executable: executable)
+        try await LedgerBench.report(logMegabytes: megabytes, scope: scope, executable: executable)
     case "--child-replay":
         print(try LedgerReplayRun.child(Array(arguments.dropFirst())))
     case "--import":

@@ -69,9 +69,9 @@ extension JSONNode {
         guard let node = try optional(key) else { return nil }
         let milliseconds = try node.integer()
         guard milliseconds > 0 else { return nil }
-        guard milliseconds <= RFC3339.supportedMilliseconds.upperBound else {
+        guard let date = EpochTime.date(millisecondsSince1970: milliseconds) else {
             throw node.invalid("is not a plausible count of milliseconds since 1970")
         }
-        return Date(millisecondsSince1970: milliseconds)
+        return date
     }
 }

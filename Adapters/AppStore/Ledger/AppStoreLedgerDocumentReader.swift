@@ -172,6 +172,6 @@ struct AppStoreLedgerDocumentReader {
                     + "is signed by Apple and verified")
         }
         let (payload, _) = try source.items.open(node)
-        return (payload, Data(payload.value.compactText.utf8))
+        return (payload, Data(payload.compactTextBytes))
     }
 }

@@ -127,6 +127,6 @@ struct AppStoreNotificationReader {
         let payload = try AppStoreItemReader.payloadNode(verified.payload, at: node.path)
         // The bytes a record keeps are the payload's compact form, as for a document's items, so a
         // statement's bytes are the same however it arrived.
-        return (payload, Data(payload.value.compactText.utf8))
+        return (payload, Data(payload.compactTextBytes))
     }
 }

@@ -65,12 +65,10 @@ enum GooglePlayLedgerRecords {
     private static func record(token: String, productId: String?, purchase: JSONNode, at receivedAt: Date)
         throws(DocumentError) -> LedgerRecord
     {
-        var entry: [String: JSONValue] = ["purchaseToken": .string(token), "purchase": purchase.value]
         let linked: String?
         let isTest: Bool
         let account: String?
-        if let productId {
-            entry["productId"] = .string(productId)
+        if productId != nil {
             linked = nil
             isTest = try purchase.optional("purchaseType")?.integer() == 0
             account = try purchase.optional("obfuscatedExternalAccountId")?.identifier()
@@ -81,7 +79,7 @@ enum GooglePlayLedgerRecords {
                 try purchase.optional("externalAccountIdentifiers")?.optional("obfuscatedExternalAccountId")?
                 .identifier()
         }
-        let body = Data(JSONValue.object(entry).compactText.utf8)
+        let body = Data(entryText(token: token, productId: productId, purchase: purchase))
         return LedgerRecord(
             thread: token, threadAliases: linked.map { [$0] } ?? [],
             statement: (productId == nil ? subscriptionPrefix : productPrefix) + token,
@@ -91,6 +89,17 @@ enum GooglePlayLedgerRecords {
                 [LedgerAccountLink(key: LedgerAccountKey(.obfuscatedAccountId, $0), appUserId: $0)]
             }
                 ?? [])
+    }
+
+    /// The canonical compact text of the listing entry `{"productId", "purchase", "purchaseToken"}` (the
+    /// product id only for a one-time product), written in key order from the purchase's own document.
+    private static func entryText(token: String, productId: String?, purchase: JSONNode) -> [UInt8] {
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        if let productId { text += "\"productId\":\(JSONWriter.quoted(productId)),".utf8 }
+        text += "\"purchase\":".utf8
+        text += purchase.compactTextBytes
+        text += ",\"purchaseToken\":\(JSONWriter.quoted(token))}".utf8
+        return text
     }
 
     /// The record that `token` was voided at `instant`: kept for good (no later document undoes it).
@@ -126,14 +135,12 @@ enum GooglePlayLedgerRecords {
     /// The adapter's listing form of the subscription and product records among `records`, in their
     /// order; nil when a record's body is not JSON.
     private static func listing(of records: [LedgerRecord]) -> JSONNode? {
-        var subscriptions: [JSONValue] = []
-        var products: [JSONValue] = []
+        var listing = JSONArraysText(keys: ["products", "subscriptions"])
         for record in records {
             let isSubscription = record.statement.hasPrefix(subscriptionPrefix)
             guard isSubscription || record.statement.hasPrefix(productPrefix) else { continue }
-            guard let entry = try? JSONValue.parse(record.body) else { return nil }
-            if isSubscription { subscriptions.append(entry) } else { products.append(entry) }
+            guard (try? listing.append(record.body, to: isSubscription ? 1 : 0)) != nil else { return nil }
         }
-        return JSONNode(.object(["subscriptions": .array(subscriptions), "products": .array(products)]))
+        return try? listing.document()
     }
 }

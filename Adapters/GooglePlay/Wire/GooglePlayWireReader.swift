@@ -257,10 +257,10 @@ extension JSONNode {
     fileprivate func dateFromMillisecondString() throws(DocumentError) -> Date {
         let text = try string()
         guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let milliseconds = Int64(text), milliseconds <= 253_402_300_799_999
+            let milliseconds = Int64(text), let date = EpochTime.date(millisecondsSince1970: milliseconds)
         else {
             throw invalid("is not a count of milliseconds since 1970 between the years 1970 and 9999")
         }
-        return Date(millisecondsSince1970: milliseconds)
+        return date
     }
 }

@@ -132,9 +132,9 @@ public struct RevenueCatProvider: EntitlementProvider {
     /// on the way. Unreadable or out-of-range values are ignored.
     private static func requestTime(_ response: HTTPResponse) -> Date? {
         guard let text = response.headers["x-revenuecat-request-time"], let milliseconds = Int64(text),
-            milliseconds > 0, milliseconds < 253_402_300_800_000
+            milliseconds > 0
         else { return nil }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return EpochTime.date(millisecondsSince1970: milliseconds)
     }
 
     private func send(

@@ -27,10 +27,13 @@ struct StripeLedgerRecords {
         let order = LedgerOrderKey([
             .number(Self.seconds(event.created)), .number(Int64(event.rank)), .bytes(Array(event.id.utf8)),
         ])
-        let stamp = Stamp(order: order, isVerified: isVerified, instant: event.created)
+        // Written only for an event that keeps its object.
+        func stamp() -> Stamp {
+            Stamp(order: order, isVerified: isVerified, instant: event.created, body: event.object.compactTextBytes)
+        }
         switch event.carried {
         case .subscription:
-            return .records([try subscriptionRecord(event.object, stamp: stamp)])
+            return .records([try subscriptionRecord(event.object, stamp: stamp())])
         case .checkoutSession:
             let object = event.object
             let mode = try object.required("mode").string()
@@ -52,7 +55,7 @@ struct StripeLedgerRecords {
                 return .noChange(
                     reason: "a \(mode)-mode Checkout Session grants nothing itself (its Subscription's events do)")
             }
-            return .records([sessionRecord(session, node: object, stamp: stamp)])
+            return .records([sessionRecord(session, stamp: stamp())])
         case .charge:
             let charge = try reader.charge(event.object)
             guard charge.refunded, let paymentIntent = charge.paymentIntentId else {
@@ -61,23 +64,25 @@ struct StripeLedgerRecords {
             }
             return .records([
                 chargeRecord(
-                    charge, paymentIntent: paymentIntent, node: event.object, livemode: event.livemode, stamp: stamp)
+                    charge, paymentIntent: paymentIntent, livemode: event.livemode, stamp: stamp())
             ])
         case .unread:
             return .noChange(reason: "a Stripe event of type \(DocumentError.quoted(event.type)) changes no access")
         }
     }
 
-    /// The records of a document a server fetched or an app posted (already read whole by the adapter).
-    func records(ofDocument root: JSONNode, form: StripeDocumentForm, receivedAt: Date) throws(DocumentError)
-        -> [LedgerRecord]
+    /// The records of a document a server fetched or an app posted, already read whole by the adapter
+    /// into `read` (a bare subscription's record takes what was read, not read again).
+    func records(ofDocument root: JSONNode, form: StripeDocumentForm, read: StripeObjects, receivedAt: Date)
+        throws(DocumentError) -> [LedgerRecord]
     {
         var records: [LedgerRecord] = []
         func fetched(_ node: JSONNode) -> Stamp {
-            Stamp(
-                order: LedgerOrderKey([
-                    .number(Self.seconds(receivedAt)), .number(1), .bytes(Array(node.value.compactText.utf8)),
-                ]), isVerified: false, instant: receivedAt)
+            // The object's canonical text, written once: its bytes order it and are what is kept.
+            let body = node.compactTextBytes
+            return Stamp(
+                order: LedgerOrderKey([.number(Self.seconds(receivedAt)), .number(1), .bytes(body)]),
+                isVerified: false, instant: receivedAt, body: body)
         }
         func object(_ node: JSONNode) throws(DocumentError) {
             switch try node.required("object").string() {
@@ -85,20 +90,21 @@ struct StripeLedgerRecords {
                 records.append(try subscriptionRecord(node, stamp: fetched(node)))
             case "checkout.session":
                 let session = try reader.session(node)
-                if session.isPayment { records.append(sessionRecord(session, node: node, stamp: fetched(node))) }
+                if session.isPayment { records.append(sessionRecord(session, stamp: fetched(node))) }
             case "charge":
                 let charge = try reader.charge(node)
                 if charge.refunded, let paymentIntent = charge.paymentIntentId {
                     records.append(
                         chargeRecord(
-                            charge, paymentIntent: paymentIntent, node: node, livemode: charge.livemode,
-                            stamp: fetched(node)))
+                            charge, paymentIntent: paymentIntent, livemode: charge.livemode, stamp: fetched(node)))
                 }
             default:
                 break
             }
         }
         switch form {
+        case .subscription where read.subscriptions.count == 1:
+            records.append(subscriptionRecord(read.subscriptions[0], stamp: fetched(root)))
         case .subscription, .checkoutSession:
             try object(root)
         case .list:
@@ -138,32 +144,37 @@ struct StripeLedgerRecords {
         var order: LedgerOrderKey
         var isVerified: Bool
         var instant: Date
+        /// The object's canonical compact text (what the record keeps).
+        var body: [UInt8]
     }
 
     private func subscriptionRecord(_ node: JSONNode, stamp: Stamp) throws(DocumentError) -> LedgerRecord {
-        let subscription = try reader.subscription(node)
-        return LedgerRecord(
+        subscriptionRecord(try reader.subscription(node), stamp: stamp)
+    }
+
+    private func subscriptionRecord(_ subscription: StripeSubscription, stamp: Stamp) -> LedgerRecord {
+        LedgerRecord(
             thread: subscription.id, statement: Self.subscriptionStatement, order: stamp.order,
-            body: Data(node.value.compactText.utf8), isVerified: stamp.isVerified, instant: stamp.instant,
+            body: Data(stamp.body), isVerified: stamp.isVerified, instant: stamp.instant,
             environment: subscription.livemode ? .production : .sandbox,
             accountLinks: Self.links(customer: subscription.customer, appUserId: subscription.appUserId))
     }
 
-    private func sessionRecord(_ session: StripeCheckoutSession, node: JSONNode, stamp: Stamp) -> LedgerRecord {
+    private func sessionRecord(_ session: StripeCheckoutSession, stamp: Stamp) -> LedgerRecord {
         LedgerRecord(
             thread: session.id, threadAliases: session.paymentIntentId.map { [$0] } ?? [],
-            statement: Self.sessionStatement, order: stamp.order, body: Data(node.value.compactText.utf8),
+            statement: Self.sessionStatement, order: stamp.order, body: Data(stamp.body),
             isVerified: stamp.isVerified, instant: stamp.instant,
             environment: session.livemode ? .production : .sandbox,
             accountLinks: Self.links(customer: session.customer, appUserId: session.appUserId))
     }
 
     private func chargeRecord(
-        _ charge: StripeCharge, paymentIntent: String, node: JSONNode, livemode: Bool?, stamp: Stamp
+        _ charge: StripeCharge, paymentIntent: String, livemode: Bool?, stamp: Stamp
     ) -> LedgerRecord {
         LedgerRecord(
             thread: paymentIntent, statement: Self.chargePrefix + charge.id, order: stamp.order,
-            body: Data(node.value.compactText.utf8), isVerified: stamp.isVerified, instant: stamp.instant,
+            body: Data(stamp.body), isVerified: stamp.isVerified, instant: stamp.instant,
             environment: livemode.map { $0 ? .production : .sandbox })
     }
 
@@ -186,23 +197,16 @@ struct StripeLedgerRecords {
 
     /// The combined per-customer object of `records`, in their order.
     static func combinedDocument(of records: [LedgerRecord]) throws(DocumentError) -> JSONNode {
-        var subscriptions: [JSONValue] = []
-        var sessions: [JSONValue] = []
-        var charges: [JSONValue] = []
+        var combined = JSONArraysText(keys: ["charges", "checkoutSessions", "subscriptions"])
         for record in records {
-            let value = try JSONValue.parse(record.body)
             if record.statement == subscriptionStatement {
-                subscriptions.append(value)
+                try combined.append(record.body, to: 2)
             } else if record.statement == sessionStatement {
-                sessions.append(value)
+                try combined.append(record.body, to: 1)
             } else if record.statement.hasPrefix(chargePrefix) {
-                charges.append(value)
+                try combined.append(record.body, to: 0)
             }
         }
-        return JSONNode(
-            .object([
-                "subscriptions": .array(subscriptions), "checkoutSessions": .array(sessions),
-                "charges": .array(charges),
-            ]))
+        return try combined.document()
     }
 }

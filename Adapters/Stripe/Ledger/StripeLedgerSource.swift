@@ -76,9 +76,9 @@ public struct StripeLedgerSource: LedgerSource {
             let root = try JSONNode(parsing: document.body)
             let form = try StripeDocumentForm.assumed(root)
             // Read whole first, as the adapter reads it: a document the adapter refuses stores nothing.
-            _ = try StripeAdapter(configuration: configuration).objects(in: root, form: form)
+            let objects = try StripeAdapter(configuration: configuration).objects(in: root, form: form)
             return try StripeLedgerRecords(appUserIdKey: configuration.appUserIdMetadataKey).records(
-                ofDocument: root, form: form, receivedAt: document.receivedAt)
+                ofDocument: root, form: form, read: objects, receivedAt: document.receivedAt)
         }
         // What is kept must map again when a snapshot is asked: checked now, not then.
         _ = try snapshot(ofRecords: records, at: document.receivedAt, failure: .malformedBody)
@@ -95,8 +95,20 @@ public struct StripeLedgerSource: LedgerSource {
         throws(LedgerRefusal) -> EntitlementSnapshot
     {
         do {
-            let document = try StripeLedgerRecords.combinedDocument(of: records)
-            return try StripeAdapter(configuration: configuration).snapshot(from: document, at: instant)
+            let adapter = StripeAdapter(configuration: configuration)
+            let objects: StripeObjects
+            if records.count == 1, records[0].statement == StripeLedgerRecords.subscriptionStatement {
+                // One subscription (a purchase's usual thread): read alone, as the combined object's only
+                // element is read — the same checks, without writing and parsing the object around it.
+                let subscription = try JSONNode(parsing: records[0].body)
+                _ = try subscription.required("object")
+                objects = try adapter.objects(in: subscription, form: .subscription)
+            } else {
+                // The combined object, read as such: what `snapshot(from:)` would tell from its keys.
+                objects = try adapter.objects(in: StripeLedgerRecords.combinedDocument(of: records), form: .combined)
+            }
+            return objects.snapshot(
+                provider: .stripe, catalog: configuration.catalog, verification: .notRequested, at: instant)
         } catch {
             throw LedgerRefusal(failure, "kept Stripe records do not map: \(error)", documentError: error)
         }

@@ -335,10 +335,10 @@ extension JSONNode {
     func stripeTimestamp() throws(DocumentError) -> Date {
         switch value {
         case .integer(let seconds):
-            guard seconds >= 0, seconds <= 253_402_300_799 else {
+            guard seconds >= 0, let date = EpochTime.date(secondsSince1970: seconds) else {
                 throw invalid("is not a count of seconds since 1970 between 0 and 253402300799 (9999-12-31T23:59:59Z)")
             }
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
+            return date
         case .double:
             throw invalid("is not a whole number of seconds since 1970 (Stripe timestamps are integers)")
         default:

@@ -458,7 +458,7 @@ struct CanonicalJSONEncoder: ~Copyable {
             put(UInt8(ascii: "\""))
             return
         }
-        let (year, month, day, millisecondOfDay) = RFC3339.civilComponents(ofMilliseconds: milliseconds)
+        let (year, month, day, millisecondOfDay) = CivilCalendar.components(ofMilliseconds: milliseconds)
         // `"YYYY-MM-DDTHH:MM:SS.sssZ"` at most: written in place in one reservation.
         let start = reserve(26)
         start[0] = UInt8(ascii: "\"")

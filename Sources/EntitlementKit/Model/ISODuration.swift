@@ -107,7 +107,7 @@ public struct ISODuration: Sendable, Hashable, CustomStringConvertible {
     /// fixed part.
     public func added(to date: Date) -> Date {
         var moved = date
-        if months != 0 { moved = UTCCalendar.adding(months: months, to: moved) }
+        if months != 0 { moved = CivilCalendar.adding(months: months, to: moved) }
         return Date(millisecondsSince1970: moved.millisecondsSince1970 + milliseconds)
     }
 
@@ -122,8 +122,8 @@ public struct ISODuration: Sendable, Hashable, CustomStringConvertible {
         var text = negative ? "-P" : "P"
         if monthCount >= 12 { text += "\(monthCount / 12)Y" }
         if monthCount % 12 != 0 { text += "\(monthCount % 12)M" }
-        let days = millis / 86_400_000
-        millis %= 86_400_000
+        let days = millis / CivilCalendar.millisecondsPerDay
+        millis %= CivilCalendar.millisecondsPerDay
         if days > 0 { text += "\(days)D" }
         if millis > 0 {
             text += "T"
@@ -138,58 +138,5 @@ public struct ISODuration: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return text
-    }
-}
-
-/// Calendar arithmetic in UTC on the proleptic Gregorian calendar, without Foundation's `Calendar`
-/// (whose behaviour at month ends differs between platforms' implementations).
-enum UTCCalendar {
-    /// `date` plus `months` calendar months; the day is clamped to the target month's length and the
-    /// time of day is kept.
-    static func adding(months: Int, to date: Date) -> Date {
-        let milliseconds = date.millisecondsSince1970
-        var days = milliseconds / 86_400_000
-        var timeOfDay = milliseconds % 86_400_000
-        if timeOfDay < 0 {
-            timeOfDay += 86_400_000
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        let monthIndex = year * 12 + (month - 1) + Int64(months)
-        let newYear = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
-        let newMonth = monthIndex - newYear * 12 + 1
-        let newDay = min(day, daysIn(month: newMonth, year: newYear))
-        return Date(
-            millisecondsSince1970: daysSince1970(year: newYear, month: newMonth, day: newDay) * 86_400_000 + timeOfDay)
-    }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    // The proleptic Gregorian conversions of H. Hinnant's "chrono-compatible low-level date algorithms".
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -4,13 +4,11 @@ import Foundation
 /// A ledger's state in memory: for tests, a replay, or a server that rebuilds its state at launch.
 public actor InMemoryLedgerStore: LedgerStore {
     private struct Tables: LedgerCommittedState {
-        // Keyed by the key's bytes: a String key would make two ids that differ only in Unicode
-        // normalisation ("café" composed and decomposed) one row, and the ledger compares ids by bytes.
-        var rows: [LedgerTable: [AppUserIdKey: Data]] = [:]
+        var rows = LedgerTableRows<Data>()
 
-        func value(in table: LedgerTable, key: String) -> Data? { rows[table]?[AppUserIdKey(key)] }
+        func value(in table: LedgerTable, key: String) -> Data? { rows[table][LedgerRowKey(key)] }
 
-        func keys(in table: LedgerTable) -> [String] { rows[table].map { $0.keys.map(\.appUserId) } ?? [] }
+        func keys(in table: LedgerTable) -> [String] { rows[table].keys.map(\.key) }
     }
 
     private var tables = Tables()
@@ -24,20 +22,20 @@ public actor InMemoryLedgerStore: LedgerStore {
     ) async throws(LedgerRefusal) -> Result {
         await queue.acquire()
         let result: Result
-        let changes: [LedgerTable: [(key: String, value: Data?)]]
+        let changes: LedgerTableRows<Data?>
         do {
             // The transaction (and its copy of the committed rows) ends with this scope: writing the rows
             // below while it still held them would copy every table at each commit, a cost growing with
             // the whole state instead of with the input.
             let transaction = BufferedLedgerTransaction(committed: tables)
             result = try await body(transaction)
-            changes = transaction.changes
+            changes = transaction.rowChanges
         } catch {
             await queue.release()
             throw error
         }
-        for (table, rows) in changes {
-            for (key, value) in rows { tables.rows[table, default: [:]][AppUserIdKey(key)] = value }
+        for table in LedgerTable.allCases {
+            for (key, value) in changes[table] { tables.rows[table][key] = value }
         }
         await queue.release()
         return result

@@ -76,6 +76,6 @@ enum QonversionWireRenderer {
     }
 
     private static func seconds(_ date: Date) -> JSONValue {
-        .integer(Int64((Double(date.millisecondsSince1970) / 1000).rounded(.down)))
+        .integer(date.wholeSecondsSince1970)
     }
 }

@@ -174,7 +174,7 @@ public enum EntitlementBuilder {
     }
 
     private static func days(_ count: Int, from date: Date) -> Date {
-        Date(millisecondsSince1970: date.millisecondsSince1970 + Int64(count) * 86_400_000)
+        Date(millisecondsSince1970: date.millisecondsSince1970 + Int64(count) * CivilCalendar.millisecondsPerDay)
     }
 
     private static func month(after date: Date, count: Int = 1) -> Date {
