@@ -51,7 +51,7 @@ struct AppStoreNotificationTests {
 
     @Test func anyArrivalOrderWithDuplicatesGivesOneSnapshot() async throws {
         let story = ["subscribed", "renewed", "autoRenewOff", "expired", "test", "carolSubscribed", "carolRefund"]
-        let instants = ["2025-01-15", "2025-02-05", "2025-02-12", "2025-03-15"].map(SignedNotifications.instant)
+        let instants = ["2025-01-15", "2025-02-05", "2025-02-12", "2025-03-15"].map(midnight)
         var expected: [EntitlementSnapshot]?
         var generator = SplitMix64(seed: 7)
         for round in 0..<6 {

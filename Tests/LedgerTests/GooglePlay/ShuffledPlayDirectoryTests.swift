@@ -41,7 +41,7 @@ struct ShuffledPlayDirectoryTests {
 
     @Test func anyOrderWithDuplicatesGivesIdenticalSnapshots() async throws {
         let story = try Self.inputs()
-        let instants = ["2025-01-15", "2025-02-15", "2025-03-15", "2025-04-15"].map(Play.instant)
+        let instants = ["2025-01-15", "2025-02-15", "2025-03-15", "2025-04-15"].map(midnight)
         var expected: [EntitlementSnapshot]?
         var generator = SplitMix64(seed: 11)
         for round in 0..<4 {
