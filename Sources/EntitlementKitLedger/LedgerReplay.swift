@@ -3,7 +3,7 @@ import Foundation
 
 /// A replay of a ledger log: every line applied in order, then every customer's snapshot.
 ///
-/// A log of any size is replayed a line at a time: a caller reading the log in blocks hands each line to
+/// A log of any size is replayed a line at a time: a caller reading the log with a ``JSONLinesReader`` hands each line to
 /// ``apply(_:to:)`` as it comes and writes its result before reading on, then asks
 /// ``snapshots(of:at:from:)`` for the customers a batch at a time, so neither the log nor its
 /// results are ever held whole (`entitlements ledger replay` does this). ``run(log:into:at:)`` does the
@@ -38,29 +38,6 @@ public struct LedgerReplay: Sendable {
         }
     }
 
-    /// One line of a log as a reader hands it over: its bytes, or only its length when it was longer than
-    /// ``maximumLineLength`` and skipped unread.
-    public struct LogLine: Sendable, Hashable {
-        /// What the line holds.
-        public enum Content: Sendable, Hashable {
-            /// The line's bytes, without its line break.
-            case text(Data)
-            /// The line's length in bytes; its bytes were never held.
-            case tooLong(byteCount: Int)
-        }
-
-        /// The line's number in the log, from 1 (blank lines count).
-        public var number: Int
-        /// What the line holds.
-        public var content: Content
-
-        /// A line numbered `number`.
-        public init(number: Int, content: Content) {
-            self.number = number
-            self.content = content
-        }
-    }
-
     /// One customer's answer at the end of a replay: its snapshot, or the refusal of a customer the store
     /// cannot read (a damaged row), named when its name is known.
     public enum CustomerAnswer: Sendable {
@@ -91,9 +68,9 @@ public struct LedgerReplay: Sendable {
         for text in log.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
             guard text.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
-            let content: LogLine.Content =
+            let content: JSONLine.Content =
                 text.count > maximumLineLength ? .tooLong(byteCount: text.count) : .text(Data(text))
-            lines.append(await apply(LogLine(number: number, content: content), to: ledger))
+            lines.append(await apply(JSONLine(number: number, content: content), to: ledger))
         }
         var replay = LedgerReplay(lines: lines, snapshots: [])
         let roll: LedgerCustomerRoll
@@ -115,7 +92,7 @@ public struct LedgerReplay: Sendable {
 
     /// Applies one line of a log to `ledger`: a line that is not one ledger input, or longer than
     /// ``maximumLineLength``, is refused (`malformedBody`, naming its length) and nothing of it is stored.
-    public static func apply(_ line: LogLine, to ledger: EntitlementLedger) async -> Line {
+    public static func apply(_ line: JSONLine, to ledger: EntitlementLedger) async -> Line {
         switch line.content {
         case .tooLong(let byteCount):
             let refusal = LedgerRefusal(

@@ -1,4 +1,5 @@
 import Dispatch
+import EntitlementKit
 import Foundation
 
 /// Runs a transform over JSON Lines on several threads and hands the results back in input order, in

@@ -1,3 +1,4 @@
+import EntitlementKit
 import EntitlementKitMigration
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitFixtures
 import EntitlementKitGooglePlay
 import Foundation
+import TestSupport
 import Testing
 
 /// Which documents the adapter claims, and that it never claims another backend's.

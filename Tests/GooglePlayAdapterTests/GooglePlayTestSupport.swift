@@ -6,15 +6,6 @@ import TestSupport
 /// The instant the unit tests evaluate at unless they say otherwise.
 let evaluationInstant = instant("2025-09-15T10:00:00Z")
 
-/// A JSON object or array written as Swift literals, serialised for the adapter.
-func json(_ object: Any) -> Data {
-    // Test inputs are literals: a value JSONSerialization cannot write is a test bug.
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-        preconditionFailure("not JSON: \(object)")
-    }
-    return data
-}
-
 /// One line item: an auto-renewing `acme_pro` monthly item expiring at `expiry`, overridden by `extra`.
 func lineItem(
     product: String = "acme_pro", expiry: String? = "2025-10-01T00:00:00Z", autoRenew: Bool? = true,

@@ -4,6 +4,7 @@ import EntitlementKitGooglePlay
 import EntitlementKitMigration
 import EntitlementKitStripe
 import Foundation
+import TestSupport
 import Testing
 
 /// Which documents the adapter claims without `--from`, and that it never claims another backend's.

@@ -1,5 +1,6 @@
 // swift-format-ignore-file
 // (the example is kept exactly as the document shows it)
+import TestSupport
 import EntitlementKit
 import EntitlementKitStripe
 import Foundation

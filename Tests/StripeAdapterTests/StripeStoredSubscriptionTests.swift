@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitLedger
 import EntitlementKitStripe
 import Foundation
+import TestSupport
 import Testing
 
 /// A thread holding one Stripe subscription is read back alone — not inside the combined per-customer

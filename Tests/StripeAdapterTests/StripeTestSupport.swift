@@ -11,15 +11,6 @@ func seconds(_ text: String) -> Int {
     Int(instant(text).timeIntervalSince1970)
 }
 
-/// A JSON object or array written as Swift literals, serialised for the adapter.
-func json(_ object: Any) -> Data {
-    // Test inputs are literals: a value JSONSerialization cannot write is a test bug.
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-        preconditionFailure("not JSON: \(object)")
-    }
-    return data
-}
-
 /// A Stripe list object around `data`.
 func stripeList(_ data: [[String: Any]], hasMore: Bool = false) -> [String: Any] {
     ["object": "list", "data": data, "has_more": hasMore, "url": "/v1/test"]

@@ -1,5 +1,6 @@
 // swift-format-ignore-file
 // (the examples are kept exactly as the document shows them)
+import TestSupport
 import EntitlementKit
 import EntitlementKitLedger
 import EntitlementKitStripe

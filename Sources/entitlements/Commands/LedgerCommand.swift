@@ -158,13 +158,7 @@ enum LedgerCommand: Command {
                     status: .ioError, message: "\(logFile.displayName): cannot read: \(error.localizedDescription)")
             }
             guard let next else { return refused }
-            let line: LedgerReplay.LogLine
-            switch next.content {
-            case .text(let text): line = LedgerReplay.LogLine(number: next.number, content: .text(text))
-            case .tooLong(let byteCount):
-                line = LedgerReplay.LogLine(number: next.number, content: .tooLong(byteCount: byteCount))
-            }
-            let result = AsyncWait.value { await LedgerReplay.apply(line, to: ledger) }
+            let result = AsyncWait.value { await LedgerReplay.apply(next, to: ledger) }
             if let error = result.error {
                 refused = true
                 StandardError.print("error: line \(result.number): \(error)\(LedgerReplaySources.hint(for: error))")

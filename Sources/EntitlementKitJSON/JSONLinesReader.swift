@@ -1,6 +1,7 @@
 import Foundation
 
-/// One line of a JSON Lines input.
+/// One line of a JSON Lines input: a record of a `migrate` export or a line of a ledger log, as
+/// ``JSONLinesReader`` hands it over.
 public struct JSONLine: Sendable, Hashable {
     /// What the line holds.
     public enum Content: Sendable, Hashable {
@@ -10,7 +11,7 @@ public struct JSONLine: Sendable, Hashable {
         case tooLong(byteCount: Int)
     }
 
-    /// The 1-based line number in the input.
+    /// The 1-based line number in the input (blank lines count).
     public var number: Int
     /// What the line holds.
     public var content: Content
