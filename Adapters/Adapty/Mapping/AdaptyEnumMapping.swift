@@ -7,15 +7,18 @@ extension Store {
     /// `store`: `app_store`, `play_store`, `stripe`, `paddle`, `amazon`; `adapty` (a grant from the dashboard
     /// or the server API, product `adapty_server_side_product`) is `promotional`.
     init(adapty store: String?) {
-        switch store {
-        case "app_store": self = .appStore
-        case "play_store": self = .playStore
-        case "stripe": self = .stripe
-        case "paddle": self = .paddle
-        case "amazon": self = .amazon
-        case "adapty": self = .promotional
-        default: self = .unknown
-        }
+        self = store.flatMap { Self.adaptyNames[$0] } ?? .unknown
+    }
+
+    /// Adapty's `store` values, read by the adapter and written by the simulated backend.
+    package static let adaptyNames: [String: Store] = [
+        "app_store": .appStore, "play_store": .playStore, "stripe": .stripe, "paddle": .paddle, "amazon": .amazon,
+        "adapty": .promotional,
+    ]
+
+    /// Adapty's `store` value for this store, or `nil` for one Adapty does not name.
+    package var adaptyName: String? {
+        Self.adaptyNames.first { $0.value == self }?.key
     }
 }
 

@@ -4,22 +4,21 @@ import EntitlementKit
 // not an error: it becomes `.unknown` (and the store's raw string is kept as `storeRaw`).
 
 extension Store {
+    /// RevenueCat's `store` values, read by the adapter and written by the simulated backend.
+    package static let revenueCatNames: [String: Store] = [
+        "app_store": .appStore, "mac_app_store": .macAppStore, "play_store": .playStore, "amazon": .amazon,
+        "stripe": .stripe, "promotional": .promotional, "rc_billing": .rcBilling, "paddle": .paddle,
+        "external": .external, "test_store": .testStore, "galaxy": .galaxy,
+    ]
+
     /// The unified store for RevenueCat's `store` value; absent, non-string or unlisted → `.unknown`.
     init(revenueCat raw: LenientRawValue) {
-        switch raw.text {
-        case "app_store": self = .appStore
-        case "mac_app_store": self = .macAppStore
-        case "play_store": self = .playStore
-        case "amazon": self = .amazon
-        case "stripe": self = .stripe
-        case "promotional": self = .promotional
-        case "rc_billing": self = .rcBilling
-        case "paddle": self = .paddle
-        case "external": self = .external
-        case "test_store": self = .testStore
-        case "galaxy": self = .galaxy
-        default: self = .unknown
-        }
+        self = raw.text.flatMap { Self.revenueCatNames[$0] } ?? .unknown
+    }
+
+    /// RevenueCat's `store` value for this store, or `nil` for one RevenueCat does not name.
+    package var revenueCatName: String? {
+        Self.revenueCatNames.first { $0.value == self }?.key
     }
 }
 

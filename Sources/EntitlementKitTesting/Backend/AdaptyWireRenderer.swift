@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitAdapty
 import Foundation
 
 /// Renders a customer as Adapty's SDK backend answers `GET /api/v1/sdk/analytics/profiles/{profile_id}/`:
@@ -116,7 +117,8 @@ enum AdaptyWireRenderer {
     }
 
     private static func storeName(_ store: Store) -> String {
-        store == .playStore ? "play_store" : "app_store"
+        // A simulated purchase is the App Store's or Google Play's; both are named.
+        store.adaptyName ?? "app_store"
     }
 }
 

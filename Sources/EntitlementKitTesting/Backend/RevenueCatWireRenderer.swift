@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitRevenueCat
 import Foundation
 
 /// Renders a customer as RevenueCat's `GET /v1/subscribers/{app_user_id}` body: `request_date`, and a
@@ -71,6 +72,7 @@ enum RevenueCatWireRenderer {
     }
 
     private static func storeName(_ store: Store) -> String {
-        store == .playStore ? "play_store" : "app_store"
+        // A simulated purchase is the App Store's or Google Play's; both are named.
+        store.revenueCatName ?? "app_store"
     }
 }
