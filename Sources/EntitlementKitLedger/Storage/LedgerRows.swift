@@ -34,40 +34,43 @@ struct LedgerRows: Sendable {
         return try read(&reader)
     }
 
-    private func string(_ table: LedgerTable, _ key: String) async throws(LedgerRefusal) -> String? {
-        try await read(
+    /// A row of one field (a string, a number): `read` reads it, the first layout's JSON of the same type
+    /// is decoded.
+    private func field<Value: Decodable>(
+        _ table: LedgerTable, _ key: String, _ read: (inout LedgerRowReader) throws(LedgerRefusal) -> Value
+    ) async throws(LedgerRefusal) -> Value? {
+        try await self.read(
             table, key,
-            legacy: { data throws(LedgerRefusal) in
-                try LedgerLegacyRows.decode(String.self, data, table)
-            }
-        ) { reader throws(LedgerRefusal) in try reader.string() }
+            legacy: { data throws(LedgerRefusal) in try LedgerLegacyRows.decode(Value.self, data, table) }, read)
+    }
+
+    /// Sets (or, with `nil`, removes) a row of one field, written by `write`.
+    private func setField<Value>(
+        _ value: Value?, _ table: LedgerTable, _ key: String, _ write: (inout LedgerRowWriter, Value) -> Void
+    ) async throws(LedgerRefusal) {
+        var row: LedgerRowWriter?
+        if let value {
+            var writer = LedgerRowWriter()
+            write(&writer, value)
+            row = writer
+        }
+        try await set(row, table, key)
+    }
+
+    private func string(_ table: LedgerTable, _ key: String) async throws(LedgerRefusal) -> String? {
+        try await field(table, key) { reader throws(LedgerRefusal) in try reader.string() }
     }
 
     private func setString(_ value: String?, _ table: LedgerTable, _ key: String) async throws(LedgerRefusal) {
-        var row: LedgerRowWriter?
-        if let value {
-            row = LedgerRowWriter()
-            row?.string(value)
-        }
-        try await set(row, table, key)
+        try await setField(value, table, key) { $0.string($1) }
     }
 
     private func integer(_ table: LedgerTable, _ key: String) async throws(LedgerRefusal) -> Int64? {
-        try await read(
-            table, key,
-            legacy: { data throws(LedgerRefusal) in
-                try LedgerLegacyRows.decode(Int64.self, data, table)
-            }
-        ) { reader throws(LedgerRefusal) in try reader.integer() }
+        try await field(table, key) { reader throws(LedgerRefusal) in try reader.integer() }
     }
 
     private func setInteger(_ value: Int64?, _ table: LedgerTable, _ key: String) async throws(LedgerRefusal) {
-        var row: LedgerRowWriter?
-        if let value {
-            row = LedgerRowWriter()
-            row?.integer(value)
-        }
-        try await set(row, table, key)
+        try await setField(value, table, key) { $0.integer($1) }
     }
 
     // MARK: Threads
@@ -286,12 +289,7 @@ struct LedgerRows: Sendable {
     // MARK: Notifications
 
     private func seen(key: String) async throws(LedgerRefusal) -> Date? {
-        try await read(
-            .notifications, key,
-            legacy: { data throws(LedgerRefusal) in
-                try LedgerLegacyRows.decode(Date.self, data, .notifications)
-            }
-        ) { reader throws(LedgerRefusal) in try reader.date() }
+        try await field(.notifications, key) { reader throws(LedgerRefusal) in try reader.date() }
     }
 
     /// When the notification `id` of `source` was first received, if it was.
@@ -300,9 +298,7 @@ struct LedgerRows: Sendable {
     }
 
     func markSeen(_ id: String, of source: LedgerSourceID, at instant: Date) async throws(LedgerRefusal) {
-        var row = LedgerRowWriter()
-        row.date(instant)
-        try await set(row, .notifications, "\(source.rawValue):\(id)")
+        try await setField(instant, .notifications, "\(source.rawValue):\(id)") { $0.date($1) }
     }
 
     /// Forgets every notification id first received before `instant`; how many.

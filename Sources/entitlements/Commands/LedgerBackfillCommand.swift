@@ -83,7 +83,7 @@ enum LedgerBackfillCommand: Command {
             outcomes = handle
         }
         defer { try? outcomes?.close() }
-        let store = try stateStore(statePath)
+        let store = try LedgerCommand.stateStore(statePath)
         let backfill = ImportBackfill(
             ledger: EntitlementLedger(sources: sources, store: store, configuration: configuration),
             documents: URL(fileURLWithPath: documentsPath), receivedAt: instant)
@@ -124,17 +124,4 @@ enum LedgerBackfillCommand: Command {
         return line
     }
 
-    /// The ledger's state at `path`, created (with its parents) when missing.
-    private static func stateStore(_ path: String) throws(CommandFailure) -> DirectoryLedgerStore {
-        do {
-            let directory = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return try DirectoryLedgerStore(directory: directory)
-        } catch let error as LedgerRefusal {
-            throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
-        } catch {
-            throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.localizedDescription)")
-        }
-    }
 }

@@ -109,17 +109,7 @@ enum LedgerCommand: Command {
         let instant = try CommonOptions.instant(arguments, command: command, context: context)
         let store: any LedgerStore
         if let path = arguments.value("--state") {
-            do {
-                // The store makes its own folder only; a state kept under a new path needs its parents too.
-                let directory = URL(fileURLWithPath: path)
-                try FileManager.default.createDirectory(
-                    at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-                store = try DirectoryLedgerStore(directory: directory)
-            } catch let error as LedgerRefusal {
-                throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
-            } catch {
-                throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.localizedDescription)")
-            }
+            store = try stateStore(path)
         } else {
             store = InMemoryLedgerStore()
         }
@@ -248,6 +238,21 @@ enum LedgerCommand: Command {
         }
         configuration.environments = try LedgerEnvironmentOption.environments(arguments, command: command)
         return configuration
+    }
+
+    /// The ledger's state kept in `path` (`--state DIR`, here and in `ledger backfill`), created when missing.
+    static func stateStore(_ path: String) throws(CommandFailure) -> DirectoryLedgerStore {
+        do {
+            // The store makes its own folder only; a state kept under a new path needs its parents too.
+            let directory = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try DirectoryLedgerStore(directory: directory)
+        } catch let error as LedgerRefusal {
+            throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
+        } catch {
+            throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.localizedDescription)")
+        }
     }
 }
 

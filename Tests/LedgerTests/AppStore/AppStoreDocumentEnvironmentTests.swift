@@ -3,6 +3,7 @@ import EntitlementKitAppStore
 import EntitlementKitLedger
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A document's App Store items carry their environment: a `Sandbox` transaction the app posts never
@@ -26,7 +27,7 @@ struct AppStoreDocumentEnvironmentTests {
         let body = JSONValue.array([.string(signer.sign(transaction(environment: environment)))])
         return LedgerDocument(
             source: .appStore, body: Data(body.compactText.utf8), appUserId: "alice",
-            receivedAt: SignedNotifications.instant("2025-01-02"))
+            receivedAt: midnight("2025-01-02"))
     }
 
     @Test func aSandboxTransactionPostedByTheAppIsRefusedAndStoresNothing() async throws {
@@ -42,7 +43,7 @@ struct AppStoreDocumentEnvironmentTests {
         }
         #expect(try await ledger.customers().isEmpty)
         #expect(try await ledger.apply(Self.posted("Production", signer: signer)) == .applied(customers: ["alice"]))
-        let snapshot = try await ledger.snapshot(for: "alice", at: SignedNotifications.instant("2025-01-15"))
+        let snapshot = try await ledger.snapshot(for: "alice", at: midnight("2025-01-15"))
         #expect(snapshot.isActive("pro") && snapshot.verification == .verified)
     }
 }

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// App Store Server Notifications V2 through the ledger: notifications signed by the tests' own
@@ -25,7 +26,7 @@ struct AppStoreNotificationTests {
         let ledger = try ledger()
         let outcomes = try await apply(["subscribed"], to: ledger)
         #expect(outcomes == [.applied(customers: [Self.alice])], "the appAccountToken is taken as the app user id")
-        let snapshot = try await ledger.snapshot(for: Self.alice, at: SignedNotifications.instant("2025-01-15"))
+        let snapshot = try await ledger.snapshot(for: Self.alice, at: midnight("2025-01-15"))
         #expect(snapshot.isActive("pro"))
         #expect(snapshot.verification == .verified, "every record was verified")
         #expect(snapshot.provider == .ledger)
@@ -44,15 +45,15 @@ struct AppStoreNotificationTests {
         _ = try await apply(["subscribed", "renewed", "autoRenewOff", "expired"], to: ledger)
         let redelivered = try await ledger.apply(try SignedNotifications.notification("renewed"))
         #expect(redelivered == .duplicate)
-        let march = SignedNotifications.instant("2025-03-15")
+        let march = midnight("2025-03-15")
         #expect(try await ledger.snapshot(for: Self.alice, at: march).isActive("pro") == false)
     }
 
     @Test func anyArrivalOrderWithDuplicatesGivesOneSnapshot() async throws {
         let story = ["subscribed", "renewed", "autoRenewOff", "expired", "test", "carolSubscribed", "carolRefund"]
-        let instants = ["2025-01-15", "2025-02-05", "2025-02-12", "2025-03-15"].map(SignedNotifications.instant)
+        let instants = ["2025-01-15", "2025-02-05", "2025-02-12", "2025-03-15"].map(midnight)
         var expected: [EntitlementSnapshot]?
-        var generator = SeededShuffle(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for round in 0..<6 {
             var inputs = story + story.prefix(round)
             if round > 0 { inputs.shuffle(using: &generator) }
@@ -109,25 +110,12 @@ struct AppStoreNotificationTests {
         #expect(outcome == .unlinked(thread: LedgerThreadID(source: .appStore, key: "2000000000000101")))
         let posted = LedgerDocument(
             source: .appStore, body: Data(try SignedNotifications.body("carolTransactions").utf8), appUserId: "carol",
-            receivedAt: SignedNotifications.instant("2025-02-02"))
+            receivedAt: midnight("2025-02-02"))
         #expect(try await ledger.apply(posted) == .applied(customers: ["carol"]), "the app posted it as carol")
-        #expect(try await ledger.snapshot(for: "carol", at: SignedNotifications.instant("2025-02-10")).isActive("pro"))
+        #expect(try await ledger.snapshot(for: "carol", at: midnight("2025-02-10")).isActive("pro"))
         _ = try await apply(["carolRefund"], to: ledger)
-        let refunded = try await ledger.snapshot(for: "carol", at: SignedNotifications.instant("2025-02-20"))
+        let refunded = try await ledger.snapshot(for: "carol", at: midnight("2025-02-20"))
         #expect(refunded.isActive("pro") == false)
         #expect(refunded["pro"]?.refundedAt != nil)
-    }
-}
-
-/// A seeded generator, so a shuffled order repeats.
-struct SeededShuffle: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import EntitlementKit
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EntitlementKitAppStore
@@ -32,11 +33,11 @@ struct AppStoreRuleTests {
         let ledger = try ledger()
         let document = LedgerDocument(
             source: .appStore, body: Data(try SignedNotifications.body("statusesDocument").utf8),
-            receivedAt: SignedNotifications.instant("2025-06-01"))
+            receivedAt: midnight("2025-06-01"))
         #expect(try await ledger.apply(document) == .applied(customers: [AppStoreNotificationTests.alice]))
         let thread = try await ledger.thread(LedgerThreadID(source: .appStore, key: "2000000000000001"))
         let status = thread?.records.first { $0.statement == "status" }
-        #expect(status?.instant == SignedNotifications.instant("2025-02-05"), "the items' signedDate, not receivedAt")
+        #expect(status?.instant == midnight("2025-02-05"), "the items' signedDate, not receivedAt")
         #expect(status?.isVerified == true)
         // A notification signed later than the response's items states a newer status.
         _ = try await ledger.apply(try SignedNotifications.notification("expired"))
@@ -45,7 +46,7 @@ struct AppStoreRuleTests {
     }
 
     @Test func atOneSignedDateTheStatementLastByBytesIsKept() {
-        let signed = SignedNotifications.instant("2025-02-05")
+        let signed = midnight("2025-02-05")
         let first = AppStoreLedgerRecords.order(signedDate: signed, body: Data("a".utf8))
         let last = AppStoreLedgerRecords.order(signedDate: signed, body: Data("b".utf8))
         #expect(first < last, "the bytes that sort last")

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 
 /// The tests' pre-signed App Store inputs (`Notifications/notifications.json`, by name) and the root
 /// of the throwaway chain that signed them (`Notifications/ledger-root.der`), for the app
@@ -29,12 +30,7 @@ enum SignedNotifications {
         return body
     }
 
-    static func notification(_ name: String, receivedAt: Date = instant("2025-06-01")) throws -> LedgerNotification {
+    static func notification(_ name: String, receivedAt: Date = midnight("2025-06-01")) throws -> LedgerNotification {
         LedgerNotification(source: .appStore, body: Data(try body(name).utf8), receivedAt: receivedAt)
-    }
-
-    /// Midnight UTC of `day` (`2025-02-15`).
-    static func instant(_ day: String) -> Date {
-        RFC3339.date(from: day + "T00:00:00Z") ?? .distantPast
     }
 }

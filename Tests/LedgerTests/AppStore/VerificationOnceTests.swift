@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitAppStore
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// A notification's three JWS (the payload, the transaction, the renewal info) are verified once each;
@@ -36,7 +37,7 @@ struct VerificationOnceTests {
             #expect(Set(paths).count == paths.count, "none twice: \(paths)")
         }
         let alice = AppStoreNotificationTests.alice
-        #expect(try await ledger.snapshot(for: alice, at: SignedNotifications.instant("2025-02-15")).isActive("pro"))
+        #expect(try await ledger.snapshot(for: alice, at: midnight("2025-02-15")).isActive("pro"))
         let thread = try await ledger.thread(LedgerThreadID(source: .appStore, key: "2000000000000001"))
         #expect(thread?.records.allSatisfy(\.isVerified) == true)
         #expect(verified.take().isEmpty, "a kept statement is read back, not verified again")

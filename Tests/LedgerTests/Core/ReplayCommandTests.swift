@@ -1,6 +1,6 @@
 import EntitlementKit
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// `entitlements ledger replay` as a user runs it: the log's lines, `--outcomes`, `--state` across two

@@ -1,6 +1,6 @@
 import EntitlementKit
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// What the ledger keeps of a document it read: the canonical compact text, written from the parsed

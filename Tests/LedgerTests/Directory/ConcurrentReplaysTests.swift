@@ -1,7 +1,7 @@
 import EntitlementKit
 import EntitlementKitLedger
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// Several processes writing one `--state` at once lose nothing: four `entitlements ledger replay`

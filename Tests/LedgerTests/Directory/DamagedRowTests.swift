@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// A row of a `DirectoryLedgerStore` damaged on disk (bytes flipped, as a disk does) refuses only what
@@ -48,7 +49,7 @@ struct DamagedRowTests {
 
     func expectWorking(_ ledger: EntitlementLedger, _ appUserIds: [String]) async throws {
         for appUserId in appUserIds {
-            let snapshot = try await ledger.snapshot(for: appUserId, at: Play.instant("2025-01-15"))
+            let snapshot = try await ledger.snapshot(for: appUserId, at: midnight("2025-01-15"))
             #expect(snapshot.isActive("pro"), "\(appUserId) keeps working")
         }
     }
@@ -61,7 +62,7 @@ struct DamagedRowTests {
 
         let reopened = try LegacyStateTests.ledger(directory)
         let refusal = await #expect(throws: LedgerRefusal.self) {
-            try await reopened.snapshot(for: "bob", at: Play.instant("2025-01-15"))
+            try await reopened.snapshot(for: "bob", at: midnight("2025-01-15"))
         }
         #expect(refusal?.kind == .damaged)
         #expect(refusal?.row == "statements/" + key)
@@ -91,7 +92,7 @@ struct DamagedRowTests {
 
         let reopened = try LegacyStateTests.ledger(directory)
         let refusal = await #expect(throws: LedgerRefusal.self) {
-            try await reopened.snapshot(for: "bob", at: Play.instant("2025-01-15"))
+            try await reopened.snapshot(for: "bob", at: midnight("2025-01-15"))
         }
         #expect(refusal?.kind == .damaged)
         #expect(refusal?.row == "customers/" + number)

@@ -1,7 +1,7 @@
 import EntitlementKit
 import EntitlementKitLedger
 import Foundation
-import HelperProcesses
+import TestSupport
 import Testing
 
 /// `DirectoryLedgerStore` under real processes (`ledger-writer-for-tests`): a writer killed anywhere —

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// A `--state` folder the ledger's first layout wrote (`LegacyState`: JSON rows, one thread row holding
@@ -52,7 +53,7 @@ struct LegacyStateTests {
     }
 
     func expectTheStory(_ ledger: EntitlementLedger) async throws {
-        let february = SignedNotifications.instant("2025-02-15")
+        let february = midnight("2025-02-15")
         #expect(try await ledger.customers() == [[Self.alice], ["bob", Self.anonymous]])
         let alice = try await ledger.snapshot(for: Self.alice, at: february)
         #expect(alice.isActive("pro"))
@@ -88,7 +89,7 @@ struct LegacyStateTests {
         #expect(try await again.apply(try SignedNotifications.notification("renewed")) == .duplicate)
         #expect(
             try await again.apply(try SignedNotifications.notification("expired")) == .applied(customers: [Self.alice]))
-        let march = try await again.snapshot(for: Self.alice, at: SignedNotifications.instant("2025-03-15"))
+        let march = try await again.snapshot(for: Self.alice, at: midnight("2025-03-15"))
         #expect(march.isActive("pro") == false)
         #expect(try await again.thread(LedgerThreadID(source: .googlePlay, key: "first"))?.records.count == 2)
     }

@@ -4,6 +4,7 @@ import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Generated archives — the test kit's signed App Store notifications (a long subscription, a cancelled
@@ -15,7 +16,7 @@ import Testing
 struct StoreDifferentialTests {
     typealias Play = GooglePlayLedgerTests
     static let bundleId = "com.acme.trails"
-    static let start = RFC3339.date(from: "2025-01-31T10:00:00Z") ?? .distantPast
+    static let start = instant("2025-01-31T10:00:00Z")
 
     struct Archive {
         var sources: [any LedgerSource]
@@ -84,7 +85,7 @@ struct StoreDifferentialTests {
 
     /// Plain records: `threads` threads of up to `length` statements each, statements replaced by newer
     /// and older versions, account links that move between versions, and aliases that join threads.
-    static func plainInputs(threads: Int, length: Int, generator: inout SeededShuffle) -> [LedgerInput] {
+    static func plainInputs(threads: Int, length: Int, generator: inout SplitMix64) -> [LedgerInput] {
         var inputs: [LedgerInput] = []
         for thread in 0..<threads {
             for step in 0..<length {
@@ -117,7 +118,7 @@ struct StoreDifferentialTests {
 
     static func archive(seed: UInt64) throws -> Archive {
         let signer = try AppStoreTestSigner()
-        var generator = SeededShuffle(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var inputs =
             try appStoreInputs(signer: signer) + playInputs()
             + plainInputs(threads: 12, length: 14, generator: &generator)
@@ -136,7 +137,7 @@ struct StoreDifferentialTests {
             appUserIds: ["apple-user", "play-user", "play-owner", "acct-7"] + (0..<4).map { "plain-user-\($0)" }
                 + ["$RCAnonymousID:00000000000000000000000000000001"],
             instants: ["2025-02-15", "2025-04-15", "2025-08-15", "2026-04-15"].map {
-                RFC3339.date(from: $0 + "T00:00:00Z") ?? .distantPast
+                midnight($0)
             })
     }
 

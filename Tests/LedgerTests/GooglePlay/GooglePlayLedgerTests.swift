@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// Google Play through the ledger: RTDN push bodies and fetched documents with their tokens.
@@ -29,10 +30,8 @@ struct GooglePlayLedgerTests {
             "subscription": .string("projects/acme/subscriptions/play"),
         ])
         return LedgerNotification(
-            source: .googlePlay, body: Data(body.compactText.utf8), receivedAt: instant("2025-02-15"))
+            source: .googlePlay, body: Data(body.compactText.utf8), receivedAt: midnight("2025-02-15"))
     }
-
-    static func instant(_ day: String) -> Date { RFC3339.date(from: day + "T00:00:00Z") ?? .distantPast }
 
     /// A `SubscriptionPurchaseV2` of `trails_pro` expiring at `expiry`.
     static func subscription(expiry: String, account: String? = "acct-7", linked: String? = nil, test: Bool = false)
@@ -62,7 +61,7 @@ struct GooglePlayLedgerTests {
     {
         LedgerDocument(
             source: .googlePlay, body: Data(purchase.compactText.utf8), purchaseToken: token, appUserId: appUserId,
-            receivedAt: instant(day))
+            receivedAt: midnight(day))
     }
 
     @Test func aSubscriptionNotificationAsksForARefresh() async throws {
@@ -109,7 +108,7 @@ struct GooglePlayLedgerTests {
         } catch {
             #expect(error.kind == .malformedBody)
         }
-        #expect(try await ledger.snapshot(for: "acct-9", at: Self.instant("2025-05-02")).entitlements.isEmpty)
+        #expect(try await ledger.snapshot(for: "acct-9", at: midnight("2025-05-02")).entitlements.isEmpty)
     }
 
     @Test func anotherPackageIsRefused() async throws {
@@ -130,7 +129,7 @@ struct GooglePlayLedgerTests {
         let earlier = Self.document(Self.subscription(expiry: "2025-03-01T00:00:00Z"), token: "tok", at: "2025-02-01")
         #expect(try await ledger.apply(later) == .applied(customers: ["acct-7"]))
         #expect(try await ledger.apply(earlier).name == "noChange", "an older fetch is older than the one kept")
-        #expect(try await ledger.snapshot(for: "acct-7", at: Self.instant("2025-03-15")).isActive("pro"))
+        #expect(try await ledger.snapshot(for: "acct-7", at: midnight("2025-03-15")).isActive("pro"))
         let voided = Self.push(
             messageId: "v1",
             [
@@ -143,8 +142,8 @@ struct GooglePlayLedgerTests {
             try await ledger.apply(GooglePlayPushAuthenticationTests.signed(voided)) == .applied(customers: ["acct-7"]))
         let refetched = Self.document(Self.subscription(expiry: "2025-05-01T00:00:00Z"), token: "tok", at: "2025-03-20")
         _ = try await ledger.apply(refetched)
-        #expect(try await ledger.snapshot(for: "acct-7", at: Self.instant("2025-03-25")).isActive("pro") == false)
-        let snapshot = try await ledger.snapshot(for: "acct-7", at: Self.instant("2025-03-25"))
+        #expect(try await ledger.snapshot(for: "acct-7", at: midnight("2025-03-25")).isActive("pro") == false)
+        let snapshot = try await ledger.snapshot(for: "acct-7", at: midnight("2025-03-25"))
         #expect(snapshot.verification == .notRequested, "a Play document is never verified")
     }
 
@@ -169,7 +168,7 @@ struct GooglePlayLedgerTests {
                 Self.subscription(expiry: "2025-05-01T00:00:00Z", linked: "first"), token: "second", at: "2025-02-02"))
         let thread = try await ledger.thread(LedgerThreadID(source: .googlePlay, key: "first"))
         #expect(thread?.records.count == 2)
-        #expect(try await ledger.snapshot(for: "acct-7", at: Self.instant("2025-03-01")).isActive("pro"))
+        #expect(try await ledger.snapshot(for: "acct-7", at: midnight("2025-03-01")).isActive("pro"))
     }
 
     @Test func aTestPurchaseIsSandbox() async throws {

@@ -3,6 +3,7 @@ import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import EntitlementKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Google's pushes authenticated (ledger.md, Inputs): the Pub/Sub push's OIDC token (RS256 under the key its
@@ -69,14 +70,14 @@ struct GooglePlayPushAuthenticationTests {
         let authenticated = try await Self.ledgerWithPurchase()
         #expect(try await authenticated.apply(try Self.signed(Self.voided())) == .applied(customers: ["acct-7"]))
         #expect(
-            try await authenticated.snapshot(for: "acct-7", at: Play.instant("2025-03-01")).isActive("pro") == false)
+            try await authenticated.snapshot(for: "acct-7", at: midnight("2025-03-01")).isActive("pro") == false)
 
         let unconfigured = try await Self.ledgerWithPurchase(authenticated: false)
         #expect(try await unconfigured.apply(Self.voided()) == .refreshNeeded(purchaseToken: "tok", productId: nil))
         #expect(
             try await unconfigured.apply(try Self.signed(Self.voided("v2")))
                 == .refreshNeeded(purchaseToken: "tok", productId: nil))
-        #expect(try await unconfigured.snapshot(for: "acct-7", at: Play.instant("2025-03-01")).isActive("pro"))
+        #expect(try await unconfigured.snapshot(for: "acct-7", at: midnight("2025-03-01")).isActive("pro"))
     }
 
     @Test func everyFailedClaimIsRefusedUnauthenticatedStoringNothing() async throws {
@@ -118,7 +119,7 @@ struct GooglePlayPushAuthenticationTests {
                 #expect(error.message.hasPrefix(#"push "v1" is not authenticated: "#), "\(name): \(error.message)")
             }
             #expect(
-                try await ledger.snapshot(for: "acct-7", at: Play.instant("2025-03-01")).isActive("pro"),
+                try await ledger.snapshot(for: "acct-7", at: midnight("2025-03-01")).isActive("pro"),
                 "\(name): the refused void changed the purchase")
             // Nothing of it stored, its messageId included: the genuine push with the same id is applied.
             #expect(

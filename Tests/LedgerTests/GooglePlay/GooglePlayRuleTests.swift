@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// The Google Play rules of ledger.md beyond the first suite: an RTDN is never filtered by environment,
@@ -31,7 +32,7 @@ struct GooglePlayRuleTests {
         for order in [[april, may], [may, april]] {
             let ledger = GooglePlayLedgerTests().ledger()
             for document in order { _ = try await ledger.apply(document) }
-            let snapshot = try await ledger.snapshot(for: "acct-7", at: Play.instant("2025-04-15"))
+            let snapshot = try await ledger.snapshot(for: "acct-7", at: midnight("2025-04-15"))
             #expect(snapshot.isActive("pro"), "the May document sorts last by bytes and is kept in either order")
         }
     }

@@ -2,6 +2,7 @@ import EntitlementKit
 import EntitlementKitGooglePlay
 import EntitlementKitLedger
 import Foundation
+import TestSupport
 import Testing
 
 /// The same story, shuffled and with duplicates, through a `DirectoryLedgerStore` and Google Play
@@ -40,9 +41,9 @@ struct ShuffledPlayDirectoryTests {
 
     @Test func anyOrderWithDuplicatesGivesIdenticalSnapshots() async throws {
         let story = try Self.inputs()
-        let instants = ["2025-01-15", "2025-02-15", "2025-03-15", "2025-04-15"].map(Play.instant)
+        let instants = ["2025-01-15", "2025-02-15", "2025-03-15", "2025-04-15"].map(midnight)
         var expected: [EntitlementSnapshot]?
-        var generator = SeededShuffle(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for round in 0..<4 {
             var inputs = story + story.prefix(round + 1)
             inputs.shuffle(using: &generator)
