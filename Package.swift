@@ -164,8 +164,6 @@ let package = Package(
         // What the test suites share instead of copying (test support, not a product): fixture dates, a seeded
         // generator, a movable wall clock, the built executables run as real processes, off-the-pool waits.
         .target(name: "TestSupport", dependencies: ["EntitlementKit"], path: "Tests/TestSupport"),
-        // The old name of TestSupport's process helpers: it only re-exports TestSupport (see its one file).
-        .target(name: "HelperProcesses", dependencies: ["TestSupport"], path: "Tests/HelperProcesses"),
         // Slow, plain ECDSA and RSA verifiers the tests and fuzz targets hold the crypto module to (not shipped).
         .target(name: "CryptoOracles", dependencies: ["EntitlementKitCrypto"], path: "Tests/CryptoOracles"),
 
