@@ -8,14 +8,16 @@ import Foundation
 
 /// The ledger's figures (`--ledger [--ledger-log-mb N]`, issue 32): inputs applied per CPU-second —
 /// App Store notifications with every signature checked, Play and Stripe documents — into the in-memory
-/// and the directory store; the cost per input of one 1,000-renewal thread against 1,000 one-renewal
+/// and the directory store (syncing every commit, as a server does, and in batches, as the bulk commands
+/// do); the cost per input of one 1,000-renewal thread against 1,000 one-renewal
 /// threads; and the peak memory of `entitlements ledger replay` (a child process, built beside the
 /// bench) on a generated log of about 100 MB. Each rate is the median of `rounds` rounds, each into a
 /// fresh ledger; CPU time, not wall time, because the machine is shared.
 enum LedgerBench {
-    /// What a run measures: everything, only the long thread against the many short ones, or only the
-    /// in-memory rates (for profiling the ledger's own work without disk or child processes).
-    enum Scope { case all, threads, inMemory }
+    /// What a run measures: everything, only the long thread against the many short ones, only the
+    /// in-memory rates (for profiling the ledger's own work without disk or child processes), or only the
+    /// table of the stores' rates.
+    enum Scope { case all, threads, inMemory, stores }
 
     static func report(logMegabytes: Int = 100, rounds: Int = 3, scope: Scope = .all, executable: String)
         async throws
@@ -29,6 +31,9 @@ enum LedgerBench {
         let inDirectory: () throws -> any LedgerStore = {
             try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString))
         }
+        let inBatchedDirectory: () throws -> any LedgerStore = {
+            try DirectoryLedgerStore(directory: scratch.appendingPathComponent(UUID().uuidString), syncing: .batched)
+        }
 
         switch scope {
         case .threads:
@@ -37,8 +42,25 @@ enum LedgerBench {
         case .inMemory:
             try await inMemoryRates(inputs: inputs, rounds: rounds, store: inMemory)
             return
-        case .all: break
+        case .all, .stores: break
         }
+        if scope == .all {
+            try await replayFigures(
+                inputs: inputs, logMegabytes: logMegabytes, scratch: scratch, executable: executable)
+        }
+        try await storeRates(
+            inputs: inputs, rounds: rounds, inMemory: inMemory, inDirectory: inDirectory,
+            inBatchedDirectory: inBatchedDirectory)
+        if scope == .stores { return }
+        try await threadCost(inputs: inputs, rounds: rounds, root: inputs.signer.rootCertificate, store: inMemory)
+        line("\nload average after: \(Machine.loadAverage)")
+    }
+
+    /// The peak memory and CPU time of `entitlements ledger replay` on a generated log, with and without
+    /// `--state`.
+    private static func replayFigures(
+        inputs: LedgerBenchInputs, logMegabytes: Int, scratch: URL, executable: String
+    ) async throws {
         var replay = try LedgerReplayRun(inputs: inputs, directory: scratch, executable: executable)
         try replay.writeLog(megabytes: logMegabytes)
         line(
@@ -51,7 +73,14 @@ enum LedgerBench {
                 "| \(state ? "--state DIR" : "in memory") | \(String(format: "%.1f", figures.cpuSeconds)) | "
                     + "\(format(Double(replay.lineCount) / figures.cpuSeconds)) | \(figures.peakKiB >> 10) MiB |")
         }
+    }
 
+    /// The rate table: each input kind into the in-memory store and the directory store, syncing every
+    /// commit and in batches, and in /dev/shm.
+    private static func storeRates(
+        inputs: LedgerBenchInputs, rounds: Int, inMemory: () throws -> any LedgerStore,
+        inDirectory: () throws -> any LedgerStore, inBatchedDirectory: () throws -> any LedgerStore
+    ) async throws {
         let root = inputs.signer.rootCertificate
 
         // The same directory store in memory-backed files (/dev/shm, where a sync costs nothing): what the
@@ -63,26 +92,27 @@ enum LedgerBench {
             try DirectoryLedgerStore(directory: shm.appendingPathComponent(UUID().uuidString))
         }
         line(
-            "\n| ledger input | in-memory store, per CPU-second | directory store, per CPU-second | directory / memory "
-                + "| directory store in /dev/shm (no sync cost) | /dev/shm / memory |")
-        line("|---|---|---|---|---|---|")
+            "\n| ledger input | in-memory store, per CPU-second | directory store, every commit synced | / memory "
+                + "| directory store, synced every 256 | / memory | every commit, in /dev/shm (no sync cost) "
+                + "| / memory |")
+        line("|---|---|---|---|---|---|---|---|")
         for (name, batch) in batches(inputs) {
             let memory = try await rate(of: batch, rounds: rounds, root: root, store: inMemory)
             // Every directory commit is synced to disk: on a shared disk the wall time, not the CPU, bounds
             // how much of it a run can afford, so one round of a fifth of the inputs.
             let directory = try await rate(
                 of: Array(batch.prefix(batch.count / 5)), rounds: 1, root: root, store: inDirectory)
+            let batched = try await rate(
+                of: Array(batch.prefix(batch.count / 5)), rounds: 1, root: root, store: inBatchedDirectory)
             let memoryFiles =
                 hasShm
                 ? try await rate(of: Array(batch.prefix(batch.count / 5)), rounds: 1, root: root, store: inShm) : 0
             line(
                 "| \(name) | \(format(memory)) | \(format(directory)) | \(String(format: "%.2f", directory / memory)) | "
+                    + "\(format(batched)) | \(String(format: "%.2f", batched / memory)) | "
                     + (hasShm
                         ? "\(format(memoryFiles)) | \(String(format: "%.2f", memoryFiles / memory)) |" : "– | – |"))
         }
-
-        try await threadCost(inputs: inputs, rounds: rounds, root: root, store: inMemory)
-        line("\nload average after: \(Machine.loadAverage)")
     }
 
     /// The inputs of the rate table, by name: 1,000 App Store threads, 5,000 Play and 5,000 Stripe ones.
@@ -141,6 +171,8 @@ enum LedgerBench {
                 let outcome = try await ledger.apply(input)
                 guard outcome != .duplicate else { throw BenchFailure("a bench input was a duplicate") }
             }
+            // A batched store's last, partial batch is synced as the bulk commands sync it, before exiting.
+            try await (ledger.store as? DirectoryLedgerStore)?.sync()
             rates.append(Double(batch.count) / (Machine.cpuSeconds - start))
         }
         return Statistics.median(rates)

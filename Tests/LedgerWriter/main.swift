@@ -18,11 +18,16 @@ import Foundation
 //     The same, but the process kills itself (SIGKILL) at STAGE of input N's commit: a stage of its
 //     append to the log (partlyAppended, appended, synced), or of a compaction's new file (partlyWritten,
 //     renamed).
+//   ledger-writer-for-tests DIRECTORY batched [die-at STAGE N]
+//     Either, with a store that syncs in batches (`DirectoryLedgerStore.Syncing.batched`).
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let batched = arguments.count > 1 && arguments[1] == "batched"
+if batched { arguments.remove(at: 1) }
 guard arguments.count == 1 || (arguments.count == 4 && arguments[1] == "die-at"), let directory = arguments.first
 else {
-    FileHandle.standardError.write(Data("usage: ledger-writer-for-tests DIRECTORY [die-at STAGE N]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: ledger-writer-for-tests DIRECTORY [batched] [die-at STAGE N]\n".utf8))
     exit(64)
 }
 
@@ -49,7 +54,8 @@ let dieAt = arguments.count == 4 ? (stage: arguments[2], input: Int(arguments[3]
 }
 
 let store = try DirectoryLedgerStore(
-    directory: URL(fileURLWithPath: directory), commitStageObserver: { reached($0.rawValue) },
+    directory: URL(fileURLWithPath: directory), syncing: batched ? .batched : .everyCommit,
+    commitStageObserver: { reached($0.rawValue) },
     writeStageObserver: { reached($0.rawValue) })
 let ledger = EntitlementLedger(sources: [], store: store)
 let done = DispatchSemaphore(value: 0)

@@ -8,12 +8,13 @@ package enum LedgerCommitStage: String, Sendable, CaseIterable {
     case partlyAppended
     /// The whole record is in the log, not yet synced.
     case appended
-    /// The record is synced.
+    /// The log is synced: after each commit's append, or a batched store's every N-th and at
+    /// ``DirectoryLedgerStore/sync()``.
     case synced
 }
 
 /// A ledger's state in a directory: an append-only log, `ledger.log`. Each transaction's writes are one
-/// record appended to it and synced; each row in a record carries a CRC-32C of its value, so a damaged
+/// record appended to it and synced (or, for a bulk job, synced in batches: ``Syncing``); each row in a record carries a CRC-32C of its value, so a damaged
 /// row is refused, never read: ``LedgerRefusal/Kind/damaged`` naming it (``LedgerRefusal/row``,
 /// `table/key`), for the inputs and the snapshots that touch it only. (A checksum finds a disk's damage;
 /// like any unkeyed seal it does not stop someone who may write the directory.)
@@ -36,22 +37,43 @@ public actor DirectoryLedgerStore: LedgerStore {
     private let commitStageObserver: (@Sendable (LedgerCommitStage) -> Void)?
     private let writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?
     private let compactionMinimumSize: Int64
+    /// 1 when every commit is synced.
+    private let commitsPerSync: Int
     /// How many times a transaction runs again when another process changed what it read.
     private static let maximumAttempts = 1_000
 
-    /// A store in `directory` (created, owner only, when missing).
-    public init(directory: URL) throws(LedgerRefusal) {
-        try self.init(directory: directory, commitStageObserver: nil, writeStageObserver: nil)
+    /// When a store makes its commits durable (synced to the disk, so that a power cut keeps them).
+    public enum Syncing: Sendable, Hashable {
+        /// Each commit is synced before its transaction returns: what a server needs, since a vendor
+        /// does not resend a notification it saw acknowledged.
+        case everyCommit
+        /// Every 256th commit syncs the log, and ``DirectoryLedgerStore/sync()`` syncs what is left; call
+        /// it before the job ends. For re-runnable bulk jobs (a replay, a backfill): each commit is still
+        /// one whole record in the log, written under the lock and seen by other processes at once, and a
+        /// killed process loses nothing (the system keeps what it wrote); only a power cut can lose the
+        /// commits since the last sync, and running the same job again restores them.
+        case batched
+    }
+
+    /// How many commits a ``Syncing/batched`` store makes between syncs.
+    static let batchedCommitsPerSync = 256
+
+    /// A store in `directory` (created, owner only, when missing), syncing as `syncing` says.
+    public init(directory: URL, syncing: Syncing = .everyCommit) throws(LedgerRefusal) {
+        try self.init(directory: directory, syncing: syncing, commitStageObserver: nil, writeStageObserver: nil)
     }
 
     /// A store whose commits report their stages, and whose compactions (and conversion) report the
-    /// stages of the new file's write (tests only); it compacts past `compactionMinimumSize` bytes.
+    /// stages of the new file's write (tests only); it compacts past `compactionMinimumSize` bytes, and a
+    /// batched one syncs every `commitsPerBatch` commits.
     package init(
-        directory: URL, commitStageObserver: (@Sendable (LedgerCommitStage) -> Void)?,
+        directory: URL, syncing: Syncing = .everyCommit, commitsPerBatch: Int = batchedCommitsPerSync,
+        commitStageObserver: (@Sendable (LedgerCommitStage) -> Void)?,
         writeStageObserver: (@Sendable (CacheWriteStage) -> Void)?, compactionMinimumSize: Int64 = 8 << 20
     ) throws(LedgerRefusal) {
         files = CacheDirectoryFiles(path: directory.path)
         log = LedgerLog(directory: files.path)
+        commitsPerSync = syncing == .everyCommit ? 1 : max(1, commitsPerBatch)
         self.commitStageObserver = commitStageObserver
         self.writeStageObserver = writeStageObserver
         self.compactionMinimumSize = compactionMinimumSize
@@ -88,8 +110,8 @@ public actor DirectoryLedgerStore: LedgerStore {
     private func run<Result: Sendable>(
         _ body: @Sendable (any LedgerStoreTransaction) async throws(LedgerRefusal) -> Result
     ) async throws(LedgerRefusal) -> Result {
-        let (log, files, stage, writeStage, minimum) = (
-            log, files, commitStageObserver, writeStageObserver, compactionMinimumSize
+        let (log, files, stage, writeStage, minimum, commitsPerSync) = (
+            log, files, commitStageObserver, writeStageObserver, compactionMinimumSize, commitsPerSync
         )
         for _ in 0..<Self.maximumAttempts {
             if case .needsLock = try log.refresh(holdingLock: false) {
@@ -109,13 +131,19 @@ public actor DirectoryLedgerStore: LedgerStore {
             let committed = try Self.locked(files) { () throws(LedgerRefusal) -> Bool in
                 guard case .appended(let others) = try log.refresh(holdingLock: true), rows.isUnaffected(by: others)
                 else { return false }
-                try log.append(changes, stage: stage)
+                try log.append(changes, commitsPerSync: commitsPerSync, stage: stage)
                 try log.compactIfLarge(minimumSize: minimum, stage: writeStage)
                 return true
             }
             if committed { return result }
         }
         throw LedgerRefusal(.storage, "the ledger directory kept changing under other processes")
+    }
+
+    /// Syncs the commits this store made since its last sync (a ``Syncing/batched`` store's; an
+    /// ``Syncing/everyCommit`` store has none). A transaction still running is not one of them.
+    public func sync() async throws(LedgerRefusal) {
+        try log.sync(stage: commitStageObserver)
     }
 
     /// Where the value of `key` in `table` is in the log file, `ledger.log` (tests damage it there).

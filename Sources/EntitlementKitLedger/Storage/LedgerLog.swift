@@ -42,6 +42,8 @@ final class LedgerLog: @unchecked Sendable {
     private var index: [LedgerTable: [AppUserIdKey: Entry]] = [:]
     /// The bytes of the rows the index points to: the log's size when it was compacted.
     private var liveBytes: Int64 = 0
+    /// Records this process appended and has not synced yet (a batched store's).
+    private var unsyncedRecords = 0
 
     init(directory: String) {
         self.directory = directory
@@ -254,9 +256,13 @@ final class LedgerLog: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Appends one record holding `rows`, synced, and indexes it. Called holding the lock, after a
-    /// ``refresh(holdingLock:)`` that found the file whole. `stage` is told where the append is (tests).
-    func append(_ rows: [LedgerLogFormat.Row], stage: ((LedgerCommitStage) -> Void)?) throws(LedgerRefusal) {
+    /// Appends one record holding `rows` and indexes it; syncs the log when this makes `commitsPerSync`
+    /// records appended by this process since its last sync (1: every record). Called holding the lock,
+    /// after a ``refresh(holdingLock:)`` that found the file whole. `stage` is told where the append is
+    /// (tests).
+    func append(
+        _ rows: [LedgerLogFormat.Row], commitsPerSync: Int, stage: ((LedgerCommitStage) -> Void)?
+    ) throws(LedgerRefusal) {
         lock.lock()
         defer { lock.unlock() }
         let bytes = LedgerLogFormat.record(sequence: sequence + 1, rows: rows)
@@ -275,11 +281,16 @@ final class LedgerLog: @unchecked Sendable {
             throw Self.failure("append to", path)
         }
         stage?(.appended)
-        guard Self.syncData(descriptor) else {
-            _ = ftruncate(descriptor, off_t(start))
-            throw Self.failure("sync", path)
+        if unsyncedRecords + 1 >= commitsPerSync {
+            guard Self.syncData(descriptor) else {
+                _ = ftruncate(descriptor, off_t(start))
+                throw Self.failure("sync", path)
+            }
+            unsyncedRecords = 0
+            stage?(.synced)
+        } else {
+            unsyncedRecords += 1
         }
-        stage?(.synced)
         var touched: [LedgerLogRowID] = []
         bytes.withUnsafeBytes { all in
             if case .record(let length, let recordSequence, let frames) = LedgerLogFormat.parse(all) {
@@ -288,6 +299,17 @@ final class LedgerLog: @unchecked Sendable {
                 end = start + Int64(length)
             }
         }
+    }
+
+    /// Syncs the records this process appended since its last sync, if any. (When another process
+    /// compacted the log since, its new file holding them was synced before it replaced this one.)
+    func sync(stage: ((LedgerCommitStage) -> Void)?) throws(LedgerRefusal) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard unsyncedRecords > 0 else { return }
+        guard Self.syncData(descriptor) else { throw Self.failure("sync", path) }
+        unsyncedRecords = 0
+        stage?(.synced)
     }
 
     /// Writes the live rows into a new file and renames it over the log, when the log is more than twice
@@ -308,6 +330,8 @@ final class LedgerLog: @unchecked Sendable {
             }
         }
         try writer.replace(path)
+        // The new file, synced, holds every record appended so far.
+        lock.withLock { unsyncedRecords = 0 }
         _ = try refresh(holdingLock: true)
     }
 

@@ -50,7 +50,7 @@ enum LedgerBackfillCommand: Command {
         positionalCount: (1, 1),
         exitStatuses: "  0 every purchase assigned, linked or answered; 65 a purchase refused or a plan line malformed "
             + "(the rest applied); 64 usage; 66 unreadable plan or no documents folder; 73 cannot create the state "
-            + "or the outcomes file; 74 read error"
+            + "or the outcomes file; 74 read error, or the state cannot be synced"
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
@@ -88,6 +88,14 @@ enum LedgerBackfillCommand: Command {
             ledger: EntitlementLedger(sources: sources, store: store, configuration: configuration),
             documents: URL(fileURLWithPath: documentsPath), receivedAt: instant)
         let written = outcomes
+        return try LedgerCommand.syncing(store) { () throws(CommandFailure) in
+            try Self.run(backfill, plan: plan, planFile: planFile, outcomes: written)
+        }
+    }
+
+    private static func run(
+        _ backfill: ImportBackfill, plan: FileHandle, planFile: InputFile, outcomes written: FileHandle?
+    ) throws(CommandFailure) -> ExitStatus {
         let result = AsyncWait.value { () async -> Result<ImportBackfill.Summary, ImportReadError> in
             do throws(ImportReadError) {
                 return .success(

@@ -107,12 +107,8 @@ enum LedgerCommand: Command {
         let configuration = try Self.configuration(arguments, command: command)
         let sources = try LedgerReplaySources.sources(arguments, command: command)
         let instant = try CommonOptions.instant(arguments, command: command, context: context)
-        let store: any LedgerStore
-        if let path = arguments.value("--state") {
-            store = try stateStore(path)
-        } else {
-            store = InMemoryLedgerStore()
-        }
+        let state = try arguments.value("--state").map { path throws(CommandFailure) in try stateStore(path) }
+        let store: any LedgerStore = state ?? InMemoryLedgerStore()
         let logFile = InputFile(argument: arguments.positionals[1])
         var outcomes: OutputStream?
         if let path = arguments.value("--outcomes") {
@@ -127,9 +123,11 @@ enum LedgerCommand: Command {
             }
         }
         let ledger = EntitlementLedger(sources: sources, store: store, configuration: configuration)
-        let refused = try Self.applyLines(of: logFile, to: ledger, outcomes: outcomes)
-        let unreadable = try Self.printSnapshots(of: ledger, at: instant, context: context)
-        return refused || unreadable ? .dataError : .success
+        return try Self.syncing(state) { () throws(CommandFailure) in
+            let refused = try Self.applyLines(of: logFile, to: ledger, outcomes: outcomes)
+            let unreadable = try Self.printSnapshots(of: ledger, at: instant, context: context)
+            return refused || unreadable ? .dataError : .success
+        }
     }
 
     /// Applies the log a line at a time as it is read, each line's outcome written (and flushed) before the
@@ -241,18 +239,44 @@ enum LedgerCommand: Command {
     }
 
     /// The ledger's state kept in `path` (`--state DIR`, here and in `ledger backfill`), created when missing.
+    /// Synced in batches: both commands can be run again and apply nothing twice, so a power cut's loss
+    /// (the commits since the last sync) is restored by a rerun; ``syncing(_:_:)`` syncs the rest.
     static func stateStore(_ path: String) throws(CommandFailure) -> DirectoryLedgerStore {
         do {
             // The store makes its own folder only; a state kept under a new path needs its parents too.
             let directory = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(
                 at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return try DirectoryLedgerStore(directory: directory)
+            return try DirectoryLedgerStore(directory: directory, syncing: .batched)
         } catch let error as LedgerRefusal {
             throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
         } catch {
             throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.localizedDescription)")
         }
+    }
+
+    /// Runs `command`, then syncs `state` (when there is one) however it ended: a failed sync fails a
+    /// command that succeeded (74) and is reported beside a failure.
+    static func syncing(
+        _ state: DirectoryLedgerStore?, _ command: () throws(CommandFailure) -> ExitStatus
+    ) throws(CommandFailure) -> ExitStatus {
+        let outcome = Result { () throws(CommandFailure) in try command() }
+        if let state {
+            let synced = AsyncWait.value { () async -> LedgerRefusal? in
+                do throws(LedgerRefusal) {
+                    try await state.sync()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let synced {
+                let failure = CommandFailure(status: .ioError, message: "--state: \(synced.message)")
+                guard case .failure = outcome else { throw failure }
+                StandardError.print("error: \(failure.message)")
+            }
+        }
+        return try outcome.get()
     }
 }
 

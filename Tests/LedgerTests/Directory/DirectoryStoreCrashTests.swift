@@ -79,4 +79,20 @@ struct DirectoryStoreCrashTests {
         _ = try await ledger.logIn(from: Self.anonymousId(next), to: "user-\(next)")
         #expect(try await Self.wholeInputs(in: directory) == expected + [next])
     }
+
+    @Test func aBatchedWriterKilledBeforeAnySyncLeavesEveryInputItApplied() async throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let said = try await offThePool { () throws -> [String] in
+            let writer = try HelperProcess(
+                "ledger-writer-for-tests", [directory.path, "batched", "die-at", "appended", "5"])
+            var lines: [String] = []
+            while let line = writer.nextLine() { lines.append(line) }
+            writer.kill()
+            return lines
+        }
+        #expect(said == ["applied 1", "applied 2", "applied 3", "applied 4"], "it died inside input 5")
+        // Nothing was synced (a batch is 256 commits); the system still holds what the process wrote.
+        #expect(try await Self.wholeInputs(in: directory) == [1, 2, 3, 4, 5])
+    }
 }
