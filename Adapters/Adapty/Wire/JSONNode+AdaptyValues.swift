@@ -10,7 +10,7 @@ import Foundation
 extension JSONNode {
     /// Fails unless this node is an object.
     func adaptyRequireObject() throws(DocumentError) {
-        guard case .object = value else { throw typeMismatch("an object") }
+        guard kind == .object else { throw typeMismatch("an object") }
     }
 
     /// The member `key` as a string, `nil` when absent or `null`.

@@ -26,7 +26,7 @@ struct AppStoreLedgerDocumentReader {
                 throw LedgerRefusal(.unsigned, "the posted purchase is an object, not a JWS or an array of them")
             } else if token.hasPrefix("[") {
                 items = try JSONNode(parsing: Data(token.utf8))
-                guard case .array = items.value else { throw items.typeMismatch("an array of JWS strings") }
+                guard items.kind == .array else { throw items.typeMismatch("an array of JWS strings") }
             } else {
                 items = JSONNode(.array([.string(token)]))
             }
@@ -71,7 +71,7 @@ struct AppStoreLedgerDocumentReader {
     }
 
     private func pages(_ node: JSONNode) throws(DocumentError) -> [JSONNode] {
-        if case .array = node.value { return try node.elements() }
+        if node.kind == .array { return try node.elements() }
         return [node]
     }
 

@@ -28,7 +28,7 @@ struct AppStoreDocumentReader {
     /// A member of the combined object: one response, or an array of responses (pages, or answers for
     /// several original transactions).
     private mutating func readPages(_ node: JSONNode, as shape: AppStoreDocumentShape) throws(DocumentError) {
-        let pages = if case .array = node.value { try node.elements() } else { [node] }
+        let pages = if node.kind == .array { try node.elements() } else { [node] }
         for page in pages {
             if shape == .statuses { try readStatuses(page) } else { try readHistory(page) }
         }

@@ -42,7 +42,7 @@ struct GooglePlayNotificationReader {
         } catch {
             throw DocumentError(kind: error.kind, path: dataNode.path, reason: "does not decode to JSON: \(error)")
         }
-        guard case .object = notification.value else { throw notification.typeMismatch("an object") }
+        guard notification.kind == .object else { throw notification.typeMismatch("an object") }
         let packageNode = try notification.required("packageName")
         let package = try packageNode.string()
         guard package == packageName else {

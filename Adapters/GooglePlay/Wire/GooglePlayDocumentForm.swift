@@ -57,7 +57,7 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     /// so that a damaged document reaches its reader and fails there with a located error, and documents
     /// Google's API returns but this adapter does not read are refused by name.
     static func assumed(_ document: JSONNode) throws(DocumentError) -> GooglePlayDocumentForm {
-        guard case .object(let members) = document.value else { throw document.typeMismatch("an object") }
+        guard document.kind == .object else { throw document.typeMismatch("an object") }
         if let error = googleErrorBody(document) { throw error }
         if let kindNode = document.member("kind"), !kindNode.isNull {
             let kind = try kindNode.string()
@@ -73,17 +73,16 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
                 throw unsupported(kindNode, "is not a purchase resource this adapter reads")
             }
         }
-        if members["lineItems"] != nil || members["subscriptionState"] != nil { return .subscription }
-        if members["expiryTimeMillis"] != nil || members["paymentState"] != nil {
+        if document.has("lineItems") || document.has("subscriptionState") { return .subscription }
+        if document.has("expiryTimeMillis") || document.has("paymentState") {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,
                 reason: "is a v1 SubscriptionPurchase (expiryTimeMillis); read purchases.subscriptionsv2.get instead")
         }
-        if members["purchaseTimeMillis"] != nil || members["purchaseState"] != nil || members["consumptionState"] != nil
-        {
+        if document.has("purchaseTimeMillis") || document.has("purchaseState") || document.has("consumptionState") {
             return .product
         }
-        if members["subscriptions"] != nil || members["products"] != nil { return .listing }
+        if document.has("subscriptions") || document.has("products") { return .listing }
         throw DocumentError(
             kind: .unrecognizedFormat, path: document.path,
             reason:
@@ -94,7 +93,10 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     /// Google's API answers a failed request (a token expired too long ago, a wrong package) with
     /// `{"error": {"code": 410, "message": "…", "status": "…"}}`; mapped, it would read as "no purchases".
     static func googleErrorBody(_ document: JSONNode) -> DocumentError? {
-        guard case .object(let error)? = document.value["error"] else { return nil }
+        // Only the `error` member is made into a value: a purchase document is not copied to be told apart.
+        guard let errorNode = document.member("error"), errorNode.kind == .object,
+            case .object(let error) = errorNode.value
+        else { return nil }
         var detail = ""
         if case .integer(let code)? = error["code"] { detail += "code \(code)" }
         if case .string(let message)? = error["message"] { detail += (detail.isEmpty ? "" : ": ") + message }

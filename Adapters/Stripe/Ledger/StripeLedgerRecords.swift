@@ -115,7 +115,7 @@ struct StripeLedgerRecords {
             for key in ["subscriptions", "checkoutSessions", "charges"] {
                 guard let container = try root.optional(key) else { continue }
                 let elements: [JSONNode]
-                if case .object = container.value {
+                if container.kind == .object {
                     elements = try container.stripeListData()
                 } else {
                     elements = try container.elements()
@@ -124,7 +124,7 @@ struct StripeLedgerRecords {
             }
             if let events = try root.optional("events") {
                 let elements: [JSONNode]
-                if case .object = events.value {
+                if events.kind == .object {
                     elements = try events.stripeListData()
                 } else {
                     elements = try events.elements()

@@ -71,7 +71,7 @@ public struct StripeWebhookVerifier: Sendable {
 
         do throws(DocumentError) {
             let document = try JSONNode(parsing: Data(payload))
-            guard case .object = document.value, let kind = document.member("object"),
+            guard document.kind == .object, let kind = document.member("object"),
                 try kind.string() == "event"
             else {
                 throw DocumentError(

@@ -73,7 +73,7 @@ enum StripeDocumentForm: Sendable, Hashable {
     /// that a damaged document reaches its reader and fails there with a located error, and Stripe objects
     /// this adapter does not read (a Customer, an Invoice) are refused by name.
     static func assumed(_ document: JSONNode) throws(DocumentError) -> StripeDocumentForm {
-        guard case .object(let members) = document.value else { throw notStripe(document) }
+        guard document.kind == .object else { throw notStripe(document) }
         if let objectNode = document.member("object") {
             let kind = try objectNode.string()
             switch kind {
@@ -89,13 +89,13 @@ enum StripeDocumentForm: Sendable, Hashable {
                 )
             }
         }
-        guard containers.contains(where: { members[$0.key] != nil }) else { throw notStripe(document) }
+        guard containers.contains(where: { document.has($0.key) }) else { throw notStripe(document) }
         return .combined
     }
 
     private static func notStripe(_ document: JSONNode) -> DocumentError {
         var value: String?
-        if case .object = document.value {} else { value = document.value.compactText }
+        if document.kind != .object { value = document.value.compactText }
         return DocumentError(
             kind: .unrecognizedFormat, path: document.path, value: value,
             reason:

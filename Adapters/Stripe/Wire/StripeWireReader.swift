@@ -177,7 +177,7 @@ struct StripeWireReader: Sendable {
         let lookupKey = try node.optional("lookup_key")?.identifier()
         let product = try node.required("product")
         let productId: String
-        if case .object = product.value {
+        if product.kind == .object {
             productId = try product.required("id").nonEmptyString()
         } else {
             productId = try product.nonEmptyString()
@@ -201,8 +201,8 @@ struct StripeWireReader: Sendable {
         var latestCharge: StripeCharge?
         if let intent = try node.optional("payment_intent") {
             paymentIntentId = try intent.stripeReference()
-            if case .object = intent.value, let charge = try intent.optional("latest_charge") {
-                if case .object = charge.value {
+            if intent.kind == .object, let charge = try intent.optional("latest_charge") {
+                if charge.kind == .object {
                     latestCharge = try self.charge(charge)
                 } else {
                     _ = try charge.string()
@@ -354,7 +354,7 @@ extension JSONNode {
     /// The `data` of a Stripe list object (`{"object": "list", "data": [...], "has_more": false}`). A partial
     /// list is refused: a missing page could hold the object that decides access.
     func stripeListData() throws(DocumentError) -> [JSONNode] {
-        guard case .object = value else { throw typeMismatch("a Stripe list object") }
+        guard kind == .object else { throw typeMismatch("a Stripe list object") }
         let object = try required("object")
         guard try object.string() == "list" else { throw object.invalid("must be \"list\"") }
         let data = try required("data").elements()
@@ -370,7 +370,7 @@ extension JSONNode {
     fileprivate func stripeContainer(_ key: String, of kind: String) throws(DocumentError) -> [JSONNode] {
         guard let container = try optional(key) else { return [] }
         let elements: [JSONNode]
-        switch container.value {
+        switch container.kind {
         case .array: elements = try container.elements()
         case .object: elements = try container.stripeListData()
         default: throw container.typeMismatch("an array or a Stripe list object")
