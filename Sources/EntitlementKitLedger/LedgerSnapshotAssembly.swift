@@ -2,8 +2,8 @@ import EntitlementKit
 import Foundation
 
 /// One customer's unified snapshot from the threads it owns: each source's own mapping over its threads,
-/// then merged as a migration's `eitherGrants` merges two backends (per entitlement the grant
-/// ``GrantPrecedence`` puts first: the latest access, inactive grants included).
+/// then merged (`SnapshotMerge.latestAccess`: per entitlement the grant ``GrantPrecedence`` puts first, the
+/// latest access, lapsed grants included).
 /// Unlike a migration's merge, no transaction is dropped (ledger.md "every transaction listed"): the
 /// winning grant lists the transactions of every source's grant of that entitlement, and the one-time
 /// purchases of every source are kept — both oldest first, as the model says.
@@ -29,7 +29,7 @@ struct LedgerSnapshotAssembly: Sendable {
                 )
             }
             let part = try source.snapshot(of: bySource[sourceID] ?? [], at: instant)
-            merged = SnapshotMerge.eitherGrants(served: merged, shadow: part)
+            merged = SnapshotMerge.latestAccess(first: merged, then: part)
             merged.nonSubscriptionTransactions += part.nonSubscriptionTransactions
             if !part.nonSubscriptionTransactions.isEmpty { oneTimeSources += 1 }
             for grant in part.evaluated(at: instant).all {

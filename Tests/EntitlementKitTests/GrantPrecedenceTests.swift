@@ -55,16 +55,43 @@ struct GrantPrecedenceTests {
         #expect(first.winsGrant(over: lapsed))
     }
 
-    @Test("the migration merge: between two lapsed grants the later expiry wins, a tie keeps the served one")
-    func mergeOrdersLapsedGrants() {
-        let served = EntitlementSnapshot(
-            provider: .revenueCat, evaluatedAt: now,
+    @Test("the migration merge (swap.md): the active one, then the later expiry; anything else keeps the served one")
+    func mergeKeepsTheServedGrantOnATie() {
+        func snapshot(_ provider: ProviderID, _ product: String, expires: Date?, bought: Date? = nil)
+            -> EntitlementSnapshot
+        {
+            EntitlementSnapshot(
+                provider: provider, evaluatedAt: now,
+                entitlements: [
+                    Entitlement(
+                        id: "pro", productId: product, latestPurchaseDate: bought, expirationDate: expires, at: now)
+                ])
+        }
+        func merged(_ served: EntitlementSnapshot, _ shadow: EntitlementSnapshot) -> String? {
+            SnapshotMerge.eitherGrants(served: served, shadow: shadow)["pro"]?.productId
+        }
+        // Two lapsed grants: a tie on access, whatever their dates.
+        #expect(merged(snapshot(.revenueCat, "a", expires: earlier), snapshot(.qonversion, "b", expires: past)) == "a")
+        #expect(merged(snapshot(.qonversion, "b", expires: past), snapshot(.revenueCat, "a", expires: earlier)) == "b")
+        // One expiry, a later purchase in the shadow: still a tie.
+        let served = snapshot(.revenueCat, "a", expires: later, bought: earlier)
+        let shadow = snapshot(.qonversion, "b", expires: later, bought: past)
+        #expect(merged(served, shadow) == "a")
+        // Between active grants the later expiry wins, and no expiry beats any.
+        #expect(merged(snapshot(.revenueCat, "a", expires: soon), snapshot(.qonversion, "b", expires: later)) == "b")
+        #expect(merged(snapshot(.revenueCat, "a", expires: later), snapshot(.qonversion, "b", expires: nil)) == "b")
+    }
+
+    @Test("a ledger's merge of its sources: between two lapsed grants the later expiry wins, a tie keeps the first")
+    func ledgerMergeOrdersLapsedGrants() {
+        let first = EntitlementSnapshot(
+            provider: .appStore, evaluatedAt: now,
             entitlements: [Entitlement(id: "pro", productId: "a", expirationDate: earlier, at: now)])
-        let shadow = EntitlementSnapshot(
-            provider: .qonversion, evaluatedAt: now,
+        let next = EntitlementSnapshot(
+            provider: .appStore, evaluatedAt: now,
             entitlements: [Entitlement(id: "pro", productId: "b", expirationDate: past, at: now)])
-        #expect(SnapshotMerge.eitherGrants(served: served, shadow: shadow)["pro"]?.productId == "b")
-        #expect(SnapshotMerge.eitherGrants(served: shadow, shadow: served)["pro"]?.productId == "b")
-        #expect(SnapshotMerge.eitherGrants(served: served, shadow: served)["pro"]?.productId == "a")
+        #expect(SnapshotMerge.latestAccess(first: first, then: next)["pro"]?.productId == "b")
+        #expect(SnapshotMerge.latestAccess(first: next, then: first)["pro"]?.productId == "b")
+        #expect(SnapshotMerge.latestAccess(first: first, then: first)["pro"]?.productId == "a")
     }
 }

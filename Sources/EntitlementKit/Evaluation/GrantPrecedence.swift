@@ -5,10 +5,10 @@ import Foundation
 /// sources a ledger merges, the two backends a migration's `.eitherGrants` merges, a simulated backend's
 /// purchases. The one implementation of the rule; every such place asks it.
 ///
-/// The rule (`store-direct.md`, `ledger.md`, `swap.md`): the grant with the latest access wins —
+/// The rule (`store-direct.md`, `ledger.md`, `stripe-mapping.md`): the grant with the latest access wins —
 /// access beats none; then no expiry beats any; then the later expiry; then the later purchase. Grants equal
-/// on all four tie, and a tie keeps the grant met first, so the caller's order (a document's, the serving
-/// backend before the shadow) decides, never a dictionary's.
+/// on all four tie, and a tie keeps the grant met first, so the caller's order (a document's, a catalog's)
+/// decides, never a dictionary's. A migration's merge asks the coarser ``givesLongerAccess(than:)``.
 package struct GrantPrecedence: Sendable, Hashable {
     /// Whether the grant gives access at the instant judged.
     package var isActive: Bool
@@ -35,13 +35,27 @@ package struct GrantPrecedence: Sendable, Hashable {
     /// Whether this grant wins over `other`, met before it; `false` on a tie.
     package func wins(over other: GrantPrecedence) -> Bool {
         if isActive != other.isActive { return isActive }
-        switch (expirationDate, other.expirationDate) {
-        case (nil, _?): return true
-        case (_?, nil): return false
-        case (let mine?, let theirs?) where mine != theirs: return mine > theirs
-        default: break
-        }
+        if let expiresLater = expiresLater(than: other) { return expiresLater }
         return (purchaseDate ?? .distantPast) > (other.purchaseDate ?? .distantPast)
+    }
+
+    /// Whether this grant gives longer access than `other`, the grant a migration's merge already holds
+    /// (`swap.md`): access beats none; between two grants that give access, no expiry beats any, then the
+    /// later expiry. Everything else — two lapsed grants, one expiry — is a tie, which keeps the serving
+    /// backend's grant: the merge never trades the answer the app had for a shadow's on dates alone.
+    package func givesLongerAccess(than other: GrantPrecedence) -> Bool {
+        if isActive != other.isActive { return isActive }
+        return isActive && expiresLater(than: other) == true
+    }
+
+    /// Whether this grant's access ends later (none ends last); `nil` when both end together.
+    private func expiresLater(than other: GrantPrecedence) -> Bool? {
+        switch (expirationDate, other.expirationDate) {
+        case (nil, _?): true
+        case (_?, nil): false
+        case (let mine?, let theirs?) where mine != theirs: mine > theirs
+        default: nil
+        }
     }
 }
 
