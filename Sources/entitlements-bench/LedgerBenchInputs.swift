@@ -1,5 +1,6 @@
 import EntitlementKit
 import EntitlementKitLedger
+import EntitlementKitStripe
 import EntitlementKitTesting
 import Foundation
 
@@ -86,21 +87,25 @@ struct LedgerBenchInputs {
     func stripeDocument(thread: Int, renewal: Int) -> LedgerDocument {
         let periodStart = (Self.start + Int64(renewal) * 30 * Self.day) / 1000
         let subscription = JSONValue.object([
-            "id": .string("sub_\(run)\(thread)"), "object": .string("subscription"), "status": .string("active"),
-            "livemode": .bool(true), "created": .integer(Self.start / 1000), "start_date": .integer(Self.start / 1000),
-            "customer": .string("cus_\(run)\(thread)"),
-            "metadata": .object(["app_user_id": .string("web-\(run)-\(thread)")]),
-            "items": .object([
-                "object": .string("list"), "has_more": .bool(false), "url": .string("/v1/subscription_items"),
-                "data": .array([
+            StripeField.id: .string("sub_\(run)\(thread)"), StripeField.object: .string("subscription"),
+            StripeField.status: .string("active"),
+            StripeField.livemode: .bool(true), StripeField.created: .integer(Self.start / 1000),
+            StripeField.startDate: .integer(Self.start / 1000),
+            StripeField.customer: .string("cus_\(run)\(thread)"),
+            StripeField.metadata: .object(["app_user_id": .string("web-\(run)-\(thread)")]),
+            StripeField.items: .object([
+                StripeField.object: .string("list"), StripeField.hasMore: .bool(false),
+                StripeField.url: .string("/v1/subscription_items"),
+                StripeField.data: .array([
                     .object([
-                        "id": .string("si_\(run)\(thread)"), "object": .string("subscription_item"),
-                        "price": .object([
-                            "id": .string("price_pro"), "object": .string("price"), "product": .string("prod_Pro"),
-                            "lookup_key": .null,
+                        StripeField.id: .string("si_\(run)\(thread)"), StripeField.object: .string("subscription_item"),
+                        StripeField.price: .object([
+                            StripeField.id: .string("price_pro"), StripeField.object: .string("price"),
+                            StripeField.product: .string("prod_Pro"),
+                            StripeField.lookupKey: .null,
                         ]),
-                        "current_period_start": .integer(periodStart),
-                        "current_period_end": .integer(periodStart + 30 * Self.day / 1000),
+                        StripeField.currentPeriodStart: .integer(periodStart),
+                        StripeField.currentPeriodEnd: .integer(periodStart + 30 * Self.day / 1000),
                     ])
                 ]),
             ]),
