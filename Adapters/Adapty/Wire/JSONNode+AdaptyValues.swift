@@ -13,11 +13,6 @@ extension JSONNode {
         guard kind == .object else { throw typeMismatch("an object") }
     }
 
-    /// The member `key` as a string, `nil` when absent or `null`.
-    func adaptyString(_ key: String) throws(DocumentError) -> String? {
-        try optional(key)?.string()
-    }
-
     /// The member `key` as an identifier: `nil` when absent, `null` or empty.
     func adaptyIdentifier(_ key: String) throws(DocumentError) -> String? {
         try optional(key)?.identifier()
