@@ -114,7 +114,7 @@ let package = Package(
             name: "EntitlementKitTesting",
             dependencies: [
                 "EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion", "EntitlementKitAdapty",
-                "EntitlementKitFixtures", "EntitlementKitAppStore", "EntitlementKitCrypto",
+                "EntitlementKitFixtures", "EntitlementKitAppStore", "EntitlementKitGooglePlay", "EntitlementKitCrypto",
             ],
             // The simulated App Store's throwaway test chain (certificates and the leaf's test key) and the
             // simulated Google's throwaway RSA key for push tokens.

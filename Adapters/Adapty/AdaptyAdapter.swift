@@ -61,21 +61,21 @@ public struct AdaptyAdapter: EntitlementAdapter {
     private func shape(of document: JSONNode) throws(DocumentError) -> AdaptyShape {
         if let shape = AdaptyWireFormat.shape(of: document) { return shape }
         try document.adaptyRequireObject()
-        for errorKey in ["error", "errors", "error_code"] {
+        for errorKey in [Field.error, Field.errors, Field.errorCode] {
             if let error = try document.optional(errorKey) {
                 throw DocumentError(
                     kind: .vendorError, path: error.path, offending: error.value,
                     reason: "is an Adapty error reply, not a profile")
             }
         }
-        if let success = document.member("success") {
+        if let success = document.member(Field.success) {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: success.path, offending: success.value,
                 reason:
                     "is not a profile: only a get-profile or restore reply carries one (`{\"success\": {…}}`); identify, logout and update answer `{\"success\": true}`"
             )
         }
-        if let data = try document.optional("data") {
+        if let data = try document.optional(Field.data) {
             try data.adaptyRequireObject()
             throw DocumentError(
                 kind: .unrecognizedFormat, path: data.path,

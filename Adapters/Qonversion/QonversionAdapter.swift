@@ -59,12 +59,12 @@ public struct QonversionAdapter: EntitlementAdapter {
     private func format(of document: JSONNode) throws(DocumentError) -> QonversionWireFormat {
         if let format = QonversionWireFormat.shape(of: document) { return format }
         try document.requireObject()
-        if let error = document.member("error"), error.kind == .object {
+        if let error = document.member(Field.error), error.kind == .object {
             throw DocumentError(
                 kind: .vendorError, path: error.path, offending: error.value,
                 reason: "is an error response, not entitlements")
         }
-        if let data = try document.optional("data") {
+        if let data = try document.optional(Field.data) {
             switch data.kind {
             case .object:
                 throw DocumentError(
@@ -76,10 +76,10 @@ public struct QonversionAdapter: EntitlementAdapter {
             default: throw data.typeMismatch("an object (v1 launch result) or an array (v3/v4 list)")
             }
         }
-        if document.member("success") != nil || document.member("data") != nil {
+        if document.member(Field.success) != nil || document.member(Field.data) != nil {
             return .launchResult
         }
-        if document.member("object")?.isString("list") == true {
+        if document.member(Field.object)?.isString("list") == true {
             return .v4List
         }
         throw DocumentError(

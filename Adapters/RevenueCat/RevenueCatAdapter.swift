@@ -27,16 +27,16 @@ public struct RevenueCatAdapter: EntitlementAdapter {
     public var provider: ProviderID { .revenueCat }
 
     /// `subscriber`.
-    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: ["subscriber"]) }
+    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: [Field.subscriber]) }
 
     /// A top-level object with a `subscriber` member.
     public func recognizes(_ document: JSONValue) -> Bool {
-        document["subscriber"] != nil
+        document[Field.subscriber] != nil
     }
 
     /// ``recognizes(_:)-(JSONValue)`` read in place.
     public func recognizes(_ document: JSONNode) -> Bool {
-        document.has("subscriber")
+        document.has(Field.subscriber)
     }
 
     /// The snapshot of `document` evaluated at `instant`.
@@ -67,8 +67,8 @@ public struct RevenueCatAdapter: EntitlementAdapter {
 
     /// RevenueCat answers a failed request with `{"code": 7225, "message": "…"}` and no `subscriber`.
     private static func errorBody(_ document: JSONNode) -> DocumentError? {
-        guard document.kind == .object, !document.has("subscriber"), let codeNode = document.member("code"),
-            case .integer(let code) = codeNode.value, let message = document.member("message")?.stringValue
+        guard document.kind == .object, !document.has(Field.subscriber), let codeNode = document.member(Field.code),
+            case .integer(let code) = codeNode.value, let message = document.member(Field.message)?.stringValue
         else { return nil }
         return DocumentError(
             kind: .vendorError, path: document.path, offending: document.value,

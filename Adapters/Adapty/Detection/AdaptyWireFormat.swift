@@ -12,19 +12,21 @@ import EntitlementKit
 enum AdaptyWireFormat {
     /// What ``FormatDetector`` looks for first: an envelope's `data` or `success`, a bare profile's
     /// `profile_id` or `paid_access_levels`.
-    static let markers = FormatMarkers(memberNames: ["data", "success", "profile_id", "paid_access_levels"])
+    static let markers = FormatMarkers(memberNames: [
+        Field.data, Field.success, Field.profileId, Field.paidAccessLevels,
+    ])
 
     /// The shape of `document`, or `nil` when nothing in it marks an Adapty profile document.
     static func shape(of document: JSONNode) -> AdaptyShape? {
         guard document.kind == .object else { return nil }
-        let success = document.member("success")
+        let success = document.member(Field.success)
         if success?.kind == .object { return .bridge }
-        if let data = document.member("data") {
+        if let data = document.member(Field.data) {
             guard data.kind == .object else { return nil }
             return shape(ofData: data)
         }
         guard success == nil else { return nil }
-        return document.has("profile_id") || document.has("paid_access_levels") ? .bridge : nil
+        return document.has(Field.profileId) || document.has(Field.paidAccessLevels) ? .bridge : nil
     }
 
     /// The shape of a `data` object: `attributes` → the SDK backend envelope; a sent (non-`null`)
@@ -33,18 +35,18 @@ enum AdaptyWireFormat {
     /// a `profile_id` → server API v1 (a v1 profile may lack every container), a `null` `access_levels` →
     /// server API v2.
     static func shape(ofData data: JSONNode) -> AdaptyShape? {
-        if data.has("attributes") { return .sdkBackend }
+        if data.has(Field.attributes) { return .sdkBackend }
         // A `null` container reads as empty in either layout, so it cannot tell them apart: the containers
         // actually sent decide first.
-        let paidAccessLevels = data.member("paid_access_levels")
-        let accessLevels = data.member("access_levels")
+        let paidAccessLevels = data.member(Field.paidAccessLevels)
+        let accessLevels = data.member(Field.accessLevels)
         if paidAccessLevels?.isNull == false { return .serverV1 }
         if accessLevels?.isNull == false { return .serverV2 }
-        for key in ["subscriptions", "non_subscriptions"] where data.member(key)?.kind == .array {
+        for key in [Field.subscriptions, Field.nonSubscriptions] where data.member(key)?.kind == .array {
             return .serverV2
         }
         if paidAccessLevels != nil { return .serverV1 }
         if accessLevels != nil { return .serverV2 }
-        return data.has("profile_id") ? .serverV1 : nil
+        return data.has(Field.profileId) ? .serverV1 : nil
     }
 }

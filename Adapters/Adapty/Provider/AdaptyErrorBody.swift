@@ -8,14 +8,14 @@ enum AdaptyErrorBody {
     /// The vendor code (and message, when `errors[0].errors[0]` holds one) of the first form that matches.
     static func detail(_ body: Data) -> VendorErrorDetail {
         guard let value = try? JSONNode(parsing: body).value else { return VendorErrorDetail() }
-        if case .string(let code)? = value["error_code"] { return VendorErrorDetail(code: code) }
-        if case .array(let details)? = value["detail"], case .string(let type)? = details.first?["type"] {
+        if case .string(let code)? = value[Field.errorCode] { return VendorErrorDetail(code: code) }
+        if case .array(let details)? = value[Field.detail], case .string(let type)? = details.first?[Field.type] {
             return VendorErrorDetail(code: type)
         }
-        if case .array(let errors)? = value["errors"], let first = errors.first {
+        if case .array(let errors)? = value[Field.errors], let first = errors.first {
             var detail = VendorErrorDetail()
-            if case .string(let code)? = first["code"] { detail.code = code }
-            if case .array(let messages)? = first["errors"], case .string(let message)? = messages.first {
+            if case .string(let code)? = first[Field.code] { detail.code = code }
+            if case .array(let messages)? = first[Field.errors], case .string(let message)? = messages.first {
                 detail.message = message
             }
             return detail

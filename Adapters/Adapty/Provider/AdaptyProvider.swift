@@ -242,11 +242,11 @@ public struct AdaptyProvider: EntitlementProvider {
     {
         let operation = "POST " + Self.profileOperation
         var attributes: [String: JSONValue] = [:]
-        if let customer { attributes["customer_user_id"] = .string(customer) }
+        if let customer { attributes[Field.customerUserId] = .string(customer) }
         let body = JSONValue.object([
-            "data": .object([
-                "type": .string("adapty_analytics_profile"), "id": .string(profileId),
-                "attributes": .object(attributes),
+            Field.data: .object([
+                Field.type: .string("adapty_analytics_profile"), Field.id: .string(profileId),
+                Field.attributes: .object(attributes),
             ])
         ])
         let response = try await send(

@@ -10,17 +10,17 @@ struct AdaptyReplyIdentity {
 
     init(_ document: JSONNode) throws(DocumentError) {
         profile = document
-        if let data = document.member("data") {
-            profile = data.member("attributes") ?? data
-        } else if let success = document.member("success") {
+        if let data = document.member(Field.data) {
+            profile = data.member(Field.attributes) ?? data
+        } else if let success = document.member(Field.success) {
             profile = success
         }
-        let idNode = try profile.required("profile_id")
+        let idNode = try profile.required(Field.profileId)
         profileId = try idNode.string()
         guard AdaptyProfileId.isUsable(profileId) else {
             throw idNode.invalid("is not a usable profile id (1 to 100 visible ASCII characters, no `/`)")
         }
-        customerUserId = try profile.optional("customer_user_id")?.identifier()
+        customerUserId = try profile.optional(Field.customerUserId)?.identifier()
     }
 
     /// Fails unless this is `expectedProfile`'s profile (when one was asked for) and carries `customer`
@@ -29,14 +29,14 @@ struct AdaptyReplyIdentity {
     func check(expectedProfile: String?, customer: String?) throws(DocumentError) {
         if let expectedProfile, !profileId.utf8.elementsEqual(expectedProfile.utf8) {
             throw DocumentError(
-                kind: .inconsistent, path: profile.path.appending("profile_id"), offending: .string(profileId),
+                kind: .inconsistent, path: profile.path.appending(Field.profileId), offending: .string(profileId),
                 reason:
                     "is another profile than the one asked for (\(DocumentError.quoted(expectedProfile)))"
             )
         }
         if let customer, !(customerUserId?.utf8.elementsEqual(customer.utf8) ?? false) {
             throw DocumentError(
-                kind: .inconsistent, path: profile.path.appending("customer_user_id"),
+                kind: .inconsistent, path: profile.path.appending(Field.customerUserId),
                 offending: customerUserId.map(JSONValue.string) ?? .null,
                 reason:
                     "is not the customer user id asked for (\(DocumentError.quoted(customer)))"

@@ -12,33 +12,33 @@ struct AdaptyStoreRequest {
     /// A restore (`isRestore`) or a purchase just made (`productId`), for `profileId`; `nil` for a store
     /// Adapty's SDK backend does not validate.
     init?(_ receipt: StoreReceipt, productId: String?, profileId: String) {
-        var attributes: [String: JSONValue] = ["profile_id": .string(profileId)]
+        var attributes: [String: JSONValue] = [Field.profileId: .string(profileId)]
         let type: String
         let isAppleStore = receipt.store == .appStore || receipt.store == .macAppStore
         if isAppleStore, Self.isOriginalTransactionId(receipt.token) {
             path = "api/v1/sdk/purchase/app-store/original-transaction-id/validate/"
             type = "adapty_purchase_app_store_original_transaction_id_validation_result"
-            attributes["original_transaction_id"] = .string(receipt.token)
-            attributes["request_source"] = .string(productId == nil ? "restore" : "purchasing")
+            attributes[Field.originalTransactionId] = .string(receipt.token)
+            attributes[Field.requestSource] = .string(productId == nil ? "restore" : "purchasing")
         } else if isAppleStore {
             path = "api/v1/sdk/in-apps/apple/receipt/validate/"
             type = "adapty_inapps_apple_receipt_validation_result"
-            attributes["receipt_encoded"] = .string(receipt.token)
+            attributes[Field.receiptEncoded] = .string(receipt.token)
         } else if receipt.store == .playStore {
             type = "google_receipt_validation_result"
             if let productId {
                 path = "api/v1/sdk/purchase/play-store/token/v2/validate/"
-                attributes["product_id"] = .string(productId)
-                attributes["purchase_token"] = .string(receipt.token)
+                attributes[Field.productId] = .string(productId)
+                attributes[Field.purchaseToken] = .string(receipt.token)
             } else {
                 path = "api/v1/sdk/purchase/play-store/token/v2/restore/"
-                attributes["items"] = .array([.object(["purchase_token": .string(receipt.token)])])
+                attributes[Field.items] = .array([.object([Field.purchaseToken: .string(receipt.token)])])
             }
         } else {
             return nil
         }
         operation = "POST /" + path
-        body = .object(["data": .object(["type": .string(type), "attributes": .object(attributes)])])
+        body = .object([Field.data: .object([Field.type: .string(type), Field.attributes: .object(attributes)])])
     }
 
     /// Whether Adapty's SDK backend validates `store`'s purchases (App Store, Mac App Store, Play).

@@ -12,13 +12,13 @@ enum AdaptyProfileReader {
         try root.adaptyRequireObject()
         switch shape {
         case .sdkBackend:
-            let data = try root.required("data")
+            let data = try root.required(Field.data)
             try data.adaptyRequireObject()
-            let attributes = try data.required("attributes")
+            let attributes = try data.required(Field.attributes)
             try attributes.adaptyRequireObject()
             let profile = try read(profile: attributes)
             // The envelope names the profile too; two different ids leave it unclear whose profile this is.
-            if let envelopeId = try data.optional("id") {
+            if let envelopeId = try data.optional(Field.id) {
                 let id = try envelopeId.string()
                 guard AdaptyId.same(id, profile.profileId) else {
                     throw DocumentError(
@@ -30,45 +30,45 @@ enum AdaptyProfileReader {
             }
             return profile
         case .serverV1:
-            let data = try root.required("data")
+            let data = try root.required(Field.data)
             try data.adaptyRequireObject()
             return try read(profile: data)
         case .bridge, .serverV2:
-            guard let success = root.member("success") else { return try read(profile: root) }
+            guard let success = root.member(Field.success) else { return try read(profile: root) }
             try success.adaptyRequireObject()
             return try read(profile: success)
         }
     }
 
     static func read(profile node: JSONNode) throws(DocumentError) -> AdaptyProfile {
-        let profileIdNode = try node.required("profile_id")
+        let profileIdNode = try node.required(Field.profileId)
         guard let profileId = try profileIdNode.identifier() else {
             throw profileIdNode.invalid("is empty: a profile needs an id")
         }
         // A v2 container inside a v1 profile would be silently skipped: refuse it rather than read no access.
-        if let v2 = try node.optional("access_levels") {
+        if let v2 = try node.optional(Field.accessLevels) {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: v2.path,
                 reason: "is server API v2's container; this profile is read with `paid_access_levels`")
         }
         var accessLevels: [AdaptyAccessLevel] = []
-        for (key, level) in try node.adaptyObjectContainer("paid_access_levels") {
+        for (key, level) in try node.adaptyObjectContainer(Field.paidAccessLevels) {
             accessLevels.append(try accessLevel(key: key, level))
         }
         var subscriptions: [String: AdaptySubscription] = [:]
-        for (key, element) in try node.adaptyObjectContainer("subscriptions") {
+        for (key, element) in try node.adaptyObjectContainer(Field.subscriptions) {
             subscriptions[key] = try subscription(key: key, element)
         }
         var nonSubscriptions: [AdaptyNonSubscription] = []
-        for (key, list) in try node.adaptyObjectContainer("non_subscriptions") where !list.isNull {
+        for (key, list) in try node.adaptyObjectContainer(Field.nonSubscriptions) where !list.isNull {
             for element in try list.elements() {
                 nonSubscriptions.append(try nonSubscription(key: key, element))
             }
         }
         return AdaptyProfile(
             profileId: profileId,
-            customerUserId: try node.adaptyIdentifier("customer_user_id"),
-            serverTime: try node.adaptyTimestamp("timestamp"),
+            customerUserId: try node.adaptyIdentifier(Field.customerUserId),
+            serverTime: try node.adaptyTimestamp(Field.timestamp),
             accessLevels: accessLevels,
             subscriptions: subscriptions,
             nonSubscriptions: nonSubscriptions
@@ -78,7 +78,7 @@ enum AdaptyProfileReader {
     static func accessLevel(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptyAccessLevel {
         try node.adaptyRequireObject()
         // iOS trusts the `id` field, Android the key: when both are there they must agree.
-        if let idNode = try node.optional("id") {
+        if let idNode = try node.optional(Field.id) {
             let id = try idNode.string()
             guard AdaptyId.same(id, key) else {
                 throw DocumentError(
@@ -88,74 +88,74 @@ enum AdaptyProfileReader {
             }
         }
         guard !key.isEmpty else { throw node.invalid("has an empty key: an access level needs an id") }
-        let productNode = try node.required("vendor_product_id")
+        let productNode = try node.required(Field.vendorProductId)
         guard let vendorProductId = try productNode.identifier() else {
             throw productNode.invalid("is empty: an access level needs a product")
         }
-        let isLifetime = try node.adaptyBool("is_lifetime") ?? false
-        let expiresAt = try node.adaptyDate("expires_at")
-        if isLifetime, expiresAt != nil, let expires = node.member("expires_at") {
+        let isLifetime = try node.adaptyBool(Field.isLifetime) ?? false
+        let expiresAt = try node.adaptyDate(Field.expiresAt)
+        if isLifetime, expiresAt != nil, let expires = node.member(Field.expiresAt) {
             throw DocumentError(
                 kind: .inconsistent, path: expires.path, offending: expires.value,
                 reason: "contradicts `is_lifetime: true`: a lifetime access level has no expiry")
         }
-        _ = try node.adaptyDate("starts_at")
+        _ = try node.adaptyDate(Field.startsAt)
         return AdaptyAccessLevel(
             id: key,
-            isActive: try node.required("is_active").bool(),
+            isActive: try node.required(Field.isActive).bool(),
             vendorProductId: vendorProductId,
-            basePlanId: try node.adaptyIdentifier("base_plan_id"),
-            store: node.adaptyEnumeration("store"),
-            activatedAt: try node.adaptyDate("activated_at"),
-            renewedAt: try node.adaptyDate("renewed_at"),
+            basePlanId: try node.adaptyIdentifier(Field.basePlanId),
+            store: node.adaptyEnumeration(Field.store),
+            activatedAt: try node.adaptyDate(Field.activatedAt),
+            renewedAt: try node.adaptyDate(Field.renewedAt),
             expiresAt: expiresAt,
             isLifetime: isLifetime,
-            willRenew: try node.adaptyBool("will_renew"),
-            isInGracePeriod: try node.adaptyBool("is_in_grace_period") ?? false,
-            isRefund: try node.adaptyBool("is_refund") ?? false,
-            unsubscribedAt: try node.adaptyDate("unsubscribed_at"),
-            billingIssueDetectedAt: try node.adaptyDate("billing_issue_detected_at"),
-            introductoryOffer: node.adaptyEnumerationValue("active_introductory_offer_type"),
-            promotionalOffer: node.adaptyEnumerationValue("active_promotional_offer_type"),
-            cancellationReason: node.adaptyEnumerationValue("cancellation_reason")
+            willRenew: try node.adaptyBool(Field.willRenew),
+            isInGracePeriod: try node.adaptyBool(Field.isInGracePeriod) ?? false,
+            isRefund: try node.adaptyBool(Field.isRefund) ?? false,
+            unsubscribedAt: try node.adaptyDate(Field.unsubscribedAt),
+            billingIssueDetectedAt: try node.adaptyDate(Field.billingIssueDetectedAt),
+            introductoryOffer: node.adaptyEnumerationValue(Field.activeIntroductoryOfferType),
+            promotionalOffer: node.adaptyEnumerationValue(Field.activePromotionalOfferType),
+            cancellationReason: node.adaptyEnumerationValue(Field.cancellationReason)
         )
     }
 
     static func subscription(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptySubscription {
         try node.adaptyRequireObject()
-        for flag in ["is_active", "is_lifetime", "will_renew", "is_in_grace_period", "is_refund"] {
+        for flag in [Field.isActive, Field.isLifetime, Field.willRenew, Field.isInGracePeriod, Field.isRefund] {
             _ = try node.adaptyBool(flag)
         }
-        for date in ["starts_at", "unsubscribed_at", "billing_issue_detected_at"] {
+        for date in [Field.startsAt, Field.unsubscribedAt, Field.billingIssueDetectedAt] {
             _ = try node.adaptyDate(date)
         }
         return AdaptySubscription(
-            vendorProductId: try node.adaptyIdentifier("vendor_product_id") ?? key,
-            store: node.adaptyEnumeration("store"),
-            vendorTransactionId: try node.adaptyIdentifier("vendor_transaction_id"),
-            vendorOriginalTransactionId: try node.adaptyIdentifier("vendor_original_transaction_id"),
-            activatedAt: try node.adaptyDate("activated_at"),
-            renewedAt: try node.adaptyDate("renewed_at"),
-            expiresAt: try node.adaptyDate("expires_at"),
-            isSandbox: try node.adaptyBool("is_sandbox")
+            vendorProductId: try node.adaptyIdentifier(Field.vendorProductId) ?? key,
+            store: node.adaptyEnumeration(Field.store),
+            vendorTransactionId: try node.adaptyIdentifier(Field.vendorTransactionId),
+            vendorOriginalTransactionId: try node.adaptyIdentifier(Field.vendorOriginalTransactionId),
+            activatedAt: try node.adaptyDate(Field.activatedAt),
+            renewedAt: try node.adaptyDate(Field.renewedAt),
+            expiresAt: try node.adaptyDate(Field.expiresAt),
+            isSandbox: try node.adaptyBool(Field.isSandbox)
         )
     }
 
     static func nonSubscription(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptyNonSubscription {
         try node.adaptyRequireObject()
-        _ = try node.adaptyBool("is_refund")
-        _ = try node.adaptyIdentifier("purchase_id")
+        _ = try node.adaptyBool(Field.isRefund)
+        _ = try node.adaptyIdentifier(Field.purchaseId)
         // `is_one_time` is the key iOS SDKs before 2.4 (2023) wrote for `is_consumable`.
-        let isConsumable = try node.adaptyBool("is_consumable") ?? false
-        let isOneTime = try node.adaptyBool("is_one_time") ?? false
+        let isConsumable = try node.adaptyBool(Field.isConsumable) ?? false
+        let isOneTime = try node.adaptyBool(Field.isOneTime) ?? false
         return AdaptyNonSubscription(
-            vendorProductId: try node.adaptyIdentifier("vendor_product_id") ?? key,
+            vendorProductId: try node.adaptyIdentifier(Field.vendorProductId) ?? key,
             productKey: key,
-            store: node.adaptyEnumeration("store"),
-            vendorTransactionId: try node.adaptyIdentifier("vendor_transaction_id"),
-            vendorOriginalTransactionId: try node.adaptyIdentifier("vendor_original_transaction_id"),
-            purchasedAt: try node.adaptyDate("purchased_at"),
-            isSandbox: try node.adaptyBool("is_sandbox"),
+            store: node.adaptyEnumeration(Field.store),
+            vendorTransactionId: try node.adaptyIdentifier(Field.vendorTransactionId),
+            vendorOriginalTransactionId: try node.adaptyIdentifier(Field.vendorOriginalTransactionId),
+            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            isSandbox: try node.adaptyBool(Field.isSandbox),
             isConsumable: isConsumable || isOneTime
         )
     }

@@ -7,21 +7,21 @@ import Foundation
 enum AdaptyV2Reader {
     static func read(_ root: JSONNode) throws(DocumentError) -> AdaptyV2Profile {
         try root.adaptyRequireObject()
-        let data = try root.required("data")
+        let data = try root.required(Field.data)
         try data.adaptyRequireObject()
-        let profileIdNode = try data.required("profile_id")
+        let profileIdNode = try data.required(Field.profileId)
         guard let profileId = try profileIdNode.identifier() else {
             throw profileIdNode.invalid("is empty: a profile needs an id")
         }
         // A v1 container inside a v2 profile would be silently skipped: refuse it rather than read no access.
-        if let v1 = try data.optional("paid_access_levels") {
+        if let v1 = try data.optional(Field.paidAccessLevels) {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: v1.path,
                 reason: "is a v1 container; this server API v2 profile is read with `access_levels`")
         }
         var accessLevels: [AdaptyV2AccessLevel] = []
         var firstPathById: [String: JSONPath] = [:]
-        for element in try data.adaptyArrayContainer("access_levels") {
+        for element in try data.adaptyArrayContainer(Field.accessLevels) {
             let level = try accessLevel(element)
             if let earlier = firstPathById[level.id] {
                 throw DocumentError(
@@ -32,17 +32,17 @@ enum AdaptyV2Reader {
             accessLevels.append(level)
         }
         var subscriptions: [AdaptyV2Subscription] = []
-        for element in try data.adaptyArrayContainer("subscriptions") {
+        for element in try data.adaptyArrayContainer(Field.subscriptions) {
             subscriptions.append(try subscription(element))
         }
         var nonSubscriptions: [AdaptyV2NonSubscription] = []
-        for element in try data.adaptyArrayContainer("non_subscriptions") {
+        for element in try data.adaptyArrayContainer(Field.nonSubscriptions) {
             nonSubscriptions.append(try nonSubscription(element))
         }
         return AdaptyV2Profile(
             profileId: profileId,
-            customerUserId: try data.adaptyIdentifier("customer_user_id"),
-            serverTime: try data.adaptyTimestamp("timestamp"),
+            customerUserId: try data.adaptyIdentifier(Field.customerUserId),
+            serverTime: try data.adaptyTimestamp(Field.timestamp),
             accessLevels: accessLevels,
             subscriptions: subscriptions,
             nonSubscriptions: nonSubscriptions
@@ -51,72 +51,72 @@ enum AdaptyV2Reader {
 
     static func accessLevel(_ node: JSONNode) throws(DocumentError) -> AdaptyV2AccessLevel {
         try node.adaptyRequireObject()
-        let idNode = try node.required("access_level_id")
+        let idNode = try node.required(Field.accessLevelId)
         guard let id = try idNode.identifier() else { throw idNode.invalid("is empty: an access level needs an id") }
-        let productNode = try node.required("store_product_id")
+        let productNode = try node.required(Field.storeProductId)
         guard let productId = try productNode.identifier() else {
             throw productNode.invalid("is empty: an access level needs a product")
         }
-        _ = try node.adaptyDate("starts_at")
-        _ = try node.adaptyIdentifier("store_original_transaction_id")
+        _ = try node.adaptyDate(Field.startsAt)
+        _ = try node.adaptyIdentifier(Field.storeOriginalTransactionId)
         return AdaptyV2AccessLevel(
             id: id,
             idPath: idNode.path,
-            store: node.adaptyEnumeration("store"),
+            store: node.adaptyEnumeration(Field.store),
             storeProductId: productId,
-            storeBasePlanId: try node.adaptyIdentifier("store_base_plan_id"),
-            storeTransactionId: try node.adaptyIdentifier("store_transaction_id"),
-            offer: offer(node.member("offer")),
-            environment: node.adaptyEnumeration("environment"),
-            purchasedAt: try node.adaptyDate("purchased_at"),
-            originallyPurchasedAt: try node.adaptyDate("originally_purchased_at"),
-            expiresAt: try node.adaptyDate("expires_at"),
+            storeBasePlanId: try node.adaptyIdentifier(Field.storeBasePlanId),
+            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
+            offer: offer(node.member(Field.offer)),
+            environment: node.adaptyEnumeration(Field.environment),
+            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            originallyPurchasedAt: try node.adaptyDate(Field.originallyPurchasedAt),
+            expiresAt: try node.adaptyDate(Field.expiresAt),
             renewalCancelledAt: try renewalCancelledAt(node),
-            billingIssueDetectedAt: try node.adaptyDate("billing_issue_detected_at"),
-            isInGracePeriod: try node.adaptyBool("is_in_grace_period") ?? false,
-            gracePeriodExpiresAt: try node.adaptyDate("grace_period_expires_at"),
-            cancellationReason: node.adaptyEnumerationValue("cancellation_reason")
+            billingIssueDetectedAt: try node.adaptyDate(Field.billingIssueDetectedAt),
+            isInGracePeriod: try node.adaptyBool(Field.isInGracePeriod) ?? false,
+            gracePeriodExpiresAt: try node.adaptyDate(Field.gracePeriodExpiresAt),
+            cancellationReason: node.adaptyEnumerationValue(Field.cancellationReason)
         )
     }
 
     static func subscription(_ node: JSONNode) throws(DocumentError) -> AdaptyV2Subscription {
         try node.adaptyRequireObject()
-        _ = try node.adaptyBool("is_in_grace_period")
-        _ = try node.adaptyBool("is_family_shared")
-        _ = try node.adaptyDate("billing_issue_detected_at")
+        _ = try node.adaptyBool(Field.isInGracePeriod)
+        _ = try node.adaptyBool(Field.isFamilyShared)
+        _ = try node.adaptyDate(Field.billingIssueDetectedAt)
         _ = try renewalCancelledAt(node)
         return AdaptyV2Subscription(
-            store: node.adaptyEnumeration("store"),
-            environment: node.adaptyEnumeration("environment"),
-            storeProductId: try node.adaptyIdentifier("store_product_id"),
-            storeTransactionId: try node.adaptyIdentifier("store_transaction_id"),
-            storeOriginalTransactionId: try node.adaptyIdentifier("store_original_transaction_id"),
-            purchasedAt: try node.adaptyDate("purchased_at"),
-            originallyPurchasedAt: try node.adaptyDate("originally_purchased_at"),
-            expiresAt: try node.adaptyDate("expires_at"),
-            refundedAt: try node.adaptyDate("refunded_at"),
-            gracePeriodExpiresAt: try node.adaptyDate("grace_period_expires_at")
+            store: node.adaptyEnumeration(Field.store),
+            environment: node.adaptyEnumeration(Field.environment),
+            storeProductId: try node.adaptyIdentifier(Field.storeProductId),
+            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
+            storeOriginalTransactionId: try node.adaptyIdentifier(Field.storeOriginalTransactionId),
+            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            originallyPurchasedAt: try node.adaptyDate(Field.originallyPurchasedAt),
+            expiresAt: try node.adaptyDate(Field.expiresAt),
+            refundedAt: try node.adaptyDate(Field.refundedAt),
+            gracePeriodExpiresAt: try node.adaptyDate(Field.gracePeriodExpiresAt)
         )
     }
 
     static func nonSubscription(_ node: JSONNode) throws(DocumentError) -> AdaptyV2NonSubscription {
         try node.adaptyRequireObject()
-        _ = try node.adaptyBool("is_refund")
+        _ = try node.adaptyBool(Field.isRefund)
         return AdaptyV2NonSubscription(
-            store: node.adaptyEnumeration("store"),
-            environment: node.adaptyEnumeration("environment"),
-            storeProductId: try node.adaptyIdentifier("store_product_id"),
-            storeTransactionId: try node.adaptyIdentifier("store_transaction_id"),
-            storeOriginalTransactionId: try node.adaptyIdentifier("store_original_transaction_id"),
-            purchasedAt: try node.adaptyDate("purchased_at"),
-            isConsumable: try node.adaptyBool("is_consumable") ?? false
+            store: node.adaptyEnumeration(Field.store),
+            environment: node.adaptyEnumeration(Field.environment),
+            storeProductId: try node.adaptyIdentifier(Field.storeProductId),
+            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
+            storeOriginalTransactionId: try node.adaptyIdentifier(Field.storeOriginalTransactionId),
+            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            isConsumable: try node.adaptyBool(Field.isConsumable) ?? false
         )
     }
 
     /// `renewal_cancelled_at`; the docs' field table spells it `renew_cancelled_at`, read as well.
     static func renewalCancelledAt(_ node: JSONNode) throws(DocumentError) -> Date? {
-        let spelled = try node.adaptyDate("renewal_cancelled_at")
-        let tableSpelling = try node.adaptyDate("renew_cancelled_at")
+        let spelled = try node.adaptyDate(Field.renewalCancelledAt)
+        let tableSpelling = try node.adaptyDate(Field.renewCancelledAt)
         return spelled ?? tableSpelling
     }
 
@@ -129,8 +129,8 @@ enum AdaptyV2Reader {
         case .object?:
             guard let node else { return nil }
             return AdaptyV2Offer(
-                category: node.adaptyEnumeration("category") ?? node.adaptyEnumeration("offer_category"),
-                type: node.adaptyEnumeration("type") ?? node.adaptyEnumeration("offer_type"))
+                category: node.adaptyEnumeration(Field.category) ?? node.adaptyEnumeration(Field.offerCategory),
+                type: node.adaptyEnumeration(Field.type) ?? node.adaptyEnumeration(Field.offerType))
         default: return AdaptyV2Offer(category: nil, type: nil)
         }
     }

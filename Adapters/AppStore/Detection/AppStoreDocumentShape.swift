@@ -12,11 +12,11 @@ enum AppStoreDocumentShape: Sendable, Hashable {
     case combined
 
     /// The members of the combined object.
-    static let combinedKeys: Set<String> = ["statuses", "history", "transactions"]
+    static let combinedKeys: Set<String> = [Field.statuses, Field.history, Field.transactions]
 
     /// What ``FormatDetector`` looks for first: a member of a response or of the combined object, or an array.
     static let markers = FormatMarkers(
-        memberNames: combinedKeys.union(["signedTransactions", "data"]), readsArrays: true)
+        memberNames: combinedKeys.union([Field.signedTransactions, Field.data]), readsArrays: true)
 
     /// The shape `document` unmistakably has, or `nil`.
     ///
@@ -35,9 +35,9 @@ enum AppStoreDocumentShape: Sendable, Hashable {
         case .object(let members):
             if members.keys.contains(where: combinedKeys.contains) {
                 let marked =
-                    members["statuses"].map { holdsResponses($0, shaped: .statuses) } == true
-                    || members["history"].map { holdsResponses($0, shaped: .history) } == true
-                    || members["transactions"].map { detect($0) == .transactions } == true
+                    members[Field.statuses].map { holdsResponses($0, shaped: .statuses) } == true
+                    || members[Field.history].map { holdsResponses($0, shaped: .history) } == true
+                    || members[Field.transactions].map { detect($0) == .transactions } == true
                 if marked || members.keys.allSatisfy(combinedKeys.contains) { return .combined }
             }
             return response(members)
@@ -48,10 +48,10 @@ enum AppStoreDocumentShape: Sendable, Hashable {
 
     /// The response `members` unmistakably are, or `nil`.
     private static func response(_ members: [String: JSONValue]) -> AppStoreDocumentShape? {
-        if case .array = members["signedTransactions"], members["data"] == nil { return .history }
-        if case .array(let groups)? = members["data"], !groups.isEmpty,
+        if case .array = members[Field.signedTransactions], members[Field.data] == nil { return .history }
+        if case .array(let groups)? = members[Field.data], !groups.isEmpty,
             groups.allSatisfy({ group in
-                if case .array = group["lastTransactions"] { return true }
+                if case .array = group[Field.lastTransactions] { return true }
                 return false
             })
         {
@@ -82,8 +82,8 @@ enum AppStoreDocumentShape: Sendable, Hashable {
             return .transactions
         case .object(let members):
             if members.keys.contains(where: combinedKeys.contains) { return .combined }
-            if members["signedTransactions"] != nil { return .history }
-            if members["data"] != nil { return .statuses }
+            if members[Field.signedTransactions] != nil { return .history }
+            if members[Field.data] != nil { return .statuses }
         default:
             break
         }
@@ -102,7 +102,7 @@ enum AppStoreDocumentShape: Sendable, Hashable {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             return parts.count == 3 && parts.allSatisfy { !$0.isEmpty }
         case .object(let members):
-            return members["transactionId"] != nil || members["originalTransactionId"] != nil
+            return members[Field.transactionId] != nil || members[Field.originalTransactionId] != nil
         default:
             return false
         }

@@ -182,16 +182,16 @@ public actor AppStoreOnDeviceProvider: EntitlementProvider {
                 kept.append(jws)
                 continue
             }
-            guard payload["transactionId"] != nil || payload["type"] != nil else { continue }  // renewal info
-            guard case .string(let text)? = payload["appAccountToken"], let token,
+            guard payload[Field.transactionId] != nil || payload[Field.type] != nil else { continue }  // renewal info
+            guard case .string(let text)? = payload[Field.appAccountToken], let token,
                 UUID(uuidString: text) == token
             else { continue }
             kept.append(jws)
-            if case .string(let chain)? = payload["originalTransactionId"] { chains.insert(chain) }
+            if case .string(let chain)? = payload[Field.originalTransactionId] { chains.insert(chain) }
         }
         for (jws, payload) in zip(jwsList, payloads) {
-            guard let payload, payload["transactionId"] == nil, payload["type"] == nil,
-                case .string(let chain)? = payload["originalTransactionId"], chains.contains(chain)
+            guard let payload, payload[Field.transactionId] == nil, payload[Field.type] == nil,
+                case .string(let chain)? = payload[Field.originalTransactionId], chains.contains(chain)
             else { continue }
             kept.append(jws)
         }

@@ -19,9 +19,9 @@ struct AppStoreDocumentReader {
         case .history: try readHistory(root)
         case .transactions: try readItems(root)
         case .combined:
-            if let statuses = try root.optional("statuses") { try readPages(statuses, as: .statuses) }
-            if let history = try root.optional("history") { try readPages(history, as: .history) }
-            if let transactions = try root.optional("transactions") { try readItems(transactions) }
+            if let statuses = try root.optional(Field.statuses) { try readPages(statuses, as: .statuses) }
+            if let history = try root.optional(Field.history) { try readPages(history, as: .history) }
+            if let transactions = try root.optional(Field.transactions) { try readItems(transactions) }
         }
     }
 
@@ -37,8 +37,8 @@ struct AppStoreDocumentReader {
     /// Get All Subscription Statuses.
     private mutating func readStatuses(_ node: JSONNode) throws(DocumentError) {
         try checkEnvelopeBundleId(node)
-        for group in try node.required("data").elements() {
-            for item in try group.required("lastTransactions").elements() {
+        for group in try node.required(Field.data).elements() {
+            for item in try group.required(Field.lastTransactions).elements() {
                 try readSubscriptionState(item)
             }
         }
@@ -46,11 +46,11 @@ struct AppStoreDocumentReader {
 
     /// One `lastTransactions[]` element: the chain's latest transaction, its renewal info and status.
     private mutating func readSubscriptionState(_ item: JSONNode) throws(DocumentError) {
-        let status = try item.optional("status")?.integer()
-        let statedChain = try item.optional("originalTransactionId")?.identifier()
-        let transaction = try readTransaction(item.required("signedTransactionInfo"))
+        let status = try item.optional(Field.status)?.integer()
+        let statedChain = try item.optional(Field.originalTransactionId)?.identifier()
+        let transaction = try readTransaction(item.required(Field.signedTransactionInfo))
         var renewalInfo: AppStoreRenewalInfo?
-        if let node = try item.optional("signedRenewalInfo") {
+        if let node = try item.optional(Field.signedRenewalInfo) {
             let (payload, isVerified) = try items.open(node)
             renewalInfo = try AppStoreRenewalInfo(reading: payload, isVerified: isVerified)
         }
@@ -59,13 +59,13 @@ struct AppStoreDocumentReader {
         let chain = transaction.originalTransactionId ?? statedChain
         if let statedChain, let own = transaction.originalTransactionId, statedChain != own {
             throw DocumentError(
-                kind: .inconsistent, path: transaction.path.appending("originalTransactionId"),
+                kind: .inconsistent, path: transaction.path.appending(Field.originalTransactionId),
                 value: JSONValue.string(own).compactText,
                 reason: "differs from the item's originalTransactionId \(JSONValue.string(statedChain).compactText)")
         }
         if let renewalInfo, let chain, let renewalChain = renewalInfo.originalTransactionId, renewalChain != chain {
             throw DocumentError(
-                kind: .inconsistent, path: renewalInfo.path.appending("originalTransactionId"),
+                kind: .inconsistent, path: renewalInfo.path.appending(Field.originalTransactionId),
                 value: JSONValue.string(renewalChain).compactText,
                 reason: "differs from the transaction's originalTransactionId \(JSONValue.string(chain).compactText)")
         }
@@ -86,7 +86,7 @@ struct AppStoreDocumentReader {
     /// Get Transaction History.
     private mutating func readHistory(_ node: JSONNode) throws(DocumentError) {
         try checkEnvelopeBundleId(node)
-        try readTransactions(node.required("signedTransactions"))
+        try readTransactions(node.required(Field.signedTransactions))
     }
 
     /// An array of transaction items.
@@ -109,8 +109,8 @@ struct AppStoreDocumentReader {
 
     /// A renewal-info payload: no `transactionId` or `type`, and what only renewal info carries.
     static func isRenewalInfo(_ payload: JSONNode) -> Bool {
-        payload.member("transactionId") == nil && payload.member("type") == nil
-            && (payload.member("autoRenewStatus") != nil || payload.member("autoRenewProductId") != nil)
+        payload.member(Field.transactionId) == nil && payload.member(Field.type) == nil
+            && (payload.member(Field.autoRenewStatus) != nil || payload.member(Field.autoRenewProductId) != nil)
     }
 
     /// A renewal info outside a statuses response: it describes its chain unless a statuses response
@@ -144,7 +144,7 @@ struct AppStoreDocumentReader {
 
     /// A response's own `bundleId` (not signed, but a response for another app is the wrong document).
     func checkEnvelopeBundleId(_ node: JSONNode) throws(DocumentError) {
-        guard let bundleId = items.bundleId, let member = try node.optional("bundleId") else { return }
+        guard let bundleId = items.bundleId, let member = try node.optional(Field.bundleId) else { return }
         // Bytes, not Swift's canonical equivalence: "café" precomposed and decomposed are different ids.
         guard try member.string().utf8.elementsEqual(bundleId.utf8) else {
             throw member.invalid(

@@ -35,9 +35,8 @@ struct AppStoreItemReader: Sendable {
 
     /// Whether `payload` is test data that may be read; test data that may not be read is an error.
     private func isTestData(_ payload: JSONNode) throws(DocumentError) -> Bool {
-        guard let node = try payload.optional("environment"), Self.testEnvironments.contains(try node.string()) else {
-            return false
-        }
+        guard let node = try payload.optional(Field.environment), Self.testEnvironments.contains(try node.string())
+        else { return false }
         guard allowsUnverifiedTestData else {
             throw node.invalid(
                 "is StoreKit test data, which Apple does not sign; it is read only when unverified test data is allowed"
@@ -49,9 +48,9 @@ struct AppStoreItemReader: Sendable {
     /// Checks a transaction's `bundleId` against the configured one.
     func checkBundleId(of payload: JSONNode) throws(DocumentError) {
         guard let bundleId else { return }
-        guard let node = try payload.optional("bundleId") else {
+        guard let node = try payload.optional(Field.bundleId) else {
             throw DocumentError(
-                kind: .missingField, path: payload.path.appending("bundleId"),
+                kind: .missingField, path: payload.path.appending(Field.bundleId),
                 reason: "is required when a bundle id is configured (\(DocumentError.shortened(bundleId)))")
         }
         // Bytes, not Swift's canonical equivalence: "café" precomposed and decomposed are different ids.

@@ -13,35 +13,34 @@ extension AppStoreTransaction {
         path = node.path
         self.order = order
         self.isVerified = isVerified
-        transactionId = try node.optional("transactionId")?.identifier()
-        originalTransactionId = try node.optional("originalTransactionId")?.identifier()
-        bundleId = try node.optional("bundleId")?.string()
-        productId = try node.optional("productId")?.identifier()
-        type = AppStoreProductType(raw: try node.optional("type")?.string())
-        purchaseDate = try node.optionalAppStoreDate("purchaseDate")
-        originalPurchaseDate = try node.optionalAppStoreDate("originalPurchaseDate")
-        expiresDate = try node.optionalAppStoreDate("expiresDate")
-        appAccountToken = try node.optional("appAccountToken")?.identifier()
-        inAppOwnershipType = try node.optional("inAppOwnershipType")?.string()
-        signedDate = try node.optionalAppStoreDate("signedDate")
-        revocationDate = try node.optionalAppStoreDate("revocationDate")
-        revocationReason = try node.optional("revocationReason")?.integer()
-        revocationType = try node.optional("revocationType")?.string()
-        isUpgraded = try node.optional("isUpgraded")?.bool() ?? false
-        offerType = try node.optional("offerType")?.integer()
-        offerIdentifier = try node.optional("offerIdentifier")?.identifier()
-        offerDiscountType = try node.optional("offerDiscountType")?.string()
-        environment = try node.optional("environment")?.string()
-        transactionReason = try node.optional("transactionReason")?.string()
+        transactionId = try node.optional(Field.transactionId)?.identifier()
+        originalTransactionId = try node.optional(Field.originalTransactionId)?.identifier()
+        bundleId = try node.optional(Field.bundleId)?.string()
+        productId = try node.optional(Field.productId)?.identifier()
+        type = AppStoreProductType(raw: try node.optional(Field.type)?.string())
+        purchaseDate = try node.optionalAppStoreDate(Field.purchaseDate)
+        originalPurchaseDate = try node.optionalAppStoreDate(Field.originalPurchaseDate)
+        expiresDate = try node.optionalAppStoreDate(Field.expiresDate)
+        appAccountToken = try node.optional(Field.appAccountToken)?.identifier()
+        inAppOwnershipType = try node.optional(Field.inAppOwnershipType)?.string()
+        signedDate = try node.optionalAppStoreDate(Field.signedDate)
+        revocationDate = try node.optionalAppStoreDate(Field.revocationDate)
+        revocationReason = try node.optional(Field.revocationReason)?.integer()
+        revocationType = try node.optional(Field.revocationType)?.string()
+        isUpgraded = try node.optional(Field.isUpgraded)?.bool() ?? false
+        offerType = try node.optional(Field.offerType)?.integer()
+        offerIdentifier = try node.optional(Field.offerIdentifier)?.identifier()
+        offerDiscountType = try node.optional(Field.offerDiscountType)?.string()
+        environment = try node.optional(Field.environment)?.string()
+        transactionReason = try node.optional(Field.transactionReason)?.string()
 
         guard type.canGrant else { return }
-        var required = ["transactionId", "originalTransactionId", "productId", "purchaseDate"]
-        if type == .autoRenewable { required.append("expiresDate") }
-        let present: [String: Bool] = [
-            "transactionId": transactionId != nil, "originalTransactionId": originalTransactionId != nil,
-            "productId": productId != nil, "purchaseDate": purchaseDate != nil, "expiresDate": expiresDate != nil,
+        var required = [
+            (Field.transactionId, transactionId != nil), (Field.originalTransactionId, originalTransactionId != nil),
+            (Field.productId, productId != nil), (Field.purchaseDate, purchaseDate != nil),
         ]
-        for key in required where present[key] != true {
+        if type == .autoRenewable { required.append((Field.expiresDate, expiresDate != nil)) }
+        for (key, isPresent) in required where !isPresent {
             throw DocumentError(
                 kind: .missingField, path: node.path.appending(key),
                 reason: "is required for a transaction of type \(JSONValue.string(type.rawName).compactText)")
@@ -67,11 +66,11 @@ extension AppStoreRenewalInfo {
     init(reading node: JSONNode, isVerified: Bool) throws(DocumentError) {
         path = node.path
         self.isVerified = isVerified
-        originalTransactionId = try node.optional("originalTransactionId")?.identifier()
-        autoRenewStatus = try node.optional("autoRenewStatus")?.integer()
-        expirationIntent = try node.optional("expirationIntent")?.integer()
-        isInBillingRetryPeriod = try node.optional("isInBillingRetryPeriod")?.bool()
-        gracePeriodExpiresDate = try node.optionalAppStoreDate("gracePeriodExpiresDate")
-        signedDate = try node.optionalAppStoreDate("signedDate")
+        originalTransactionId = try node.optional(Field.originalTransactionId)?.identifier()
+        autoRenewStatus = try node.optional(Field.autoRenewStatus)?.integer()
+        expirationIntent = try node.optional(Field.expirationIntent)?.integer()
+        isInBillingRetryPeriod = try node.optional(Field.isInBillingRetryPeriod)?.bool()
+        gracePeriodExpiresDate = try node.optionalAppStoreDate(Field.gracePeriodExpiresDate)
+        signedDate = try node.optionalAppStoreDate(Field.signedDate)
     }
 }

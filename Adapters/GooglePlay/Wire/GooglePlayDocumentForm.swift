@@ -23,15 +23,18 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     /// The form of `document` when its shape is unambiguous, else `nil`.
     static func recognized(_ document: JSONValue) -> GooglePlayDocumentForm? {
         guard case .object(let members) = document else { return nil }
-        if case .string(let kind)? = members["kind"] {
+        if case .string(let kind)? = members[Field.kind] {
             switch kind {
             case subscriptionKind: return .subscription
             case productKind: return .product
             default: return nil
             }
         }
-        if case .array? = members["lineItems"], case .string? = members["subscriptionState"] { return .subscription }
-        if case .string? = members["purchaseTimeMillis"], case .integer? = members["purchaseState"] { return .product }
+        if case .array? = members[Field.lineItems], case .string? = members[Field.subscriptionState] {
+            return .subscription
+        } else if case .string? = members[Field.purchaseTimeMillis], case .integer? = members[Field.purchaseState] {
+            return .product
+        }
         let lists = listingMembers.compactMap { members[$0] }
         guard !lists.isEmpty else { return nil }
         var marked = false
@@ -39,7 +42,7 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
             // Each element of a listing is `{"purchaseToken", "purchase", …}`.
             guard case .array(let elements) = list else { return nil }
             if let first = elements.first {
-                guard first["purchase"] != nil else { return nil }
+                guard first[Field.purchase] != nil else { return nil }
                 marked = true
             }
         }
@@ -48,10 +51,11 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     }
 
     /// The members of a listing.
-    static let listingMembers: Set<String> = ["subscriptions", "products"]
+    static let listingMembers: Set<String> = [Field.subscriptions, Field.products]
 
     /// What ``FormatDetector`` looks for first: `kind`, the members that pair with a state, a listing's.
-    static let markers = FormatMarkers(memberNames: listingMembers.union(["kind", "lineItems", "purchaseTimeMillis"]))
+    static let markers = FormatMarkers(
+        memberNames: listingMembers.union([Field.kind, Field.lineItems, Field.purchaseTimeMillis]))
 
     /// The form `document` is read as when the caller named this adapter: looser than ``recognized(_:)``,
     /// so that a damaged document reaches its reader and fails there with a located error, and documents
@@ -59,7 +63,7 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     static func assumed(_ document: JSONNode) throws(DocumentError) -> GooglePlayDocumentForm {
         guard document.kind == .object else { throw document.typeMismatch("an object") }
         if let error = googleErrorBody(document) { throw error }
-        if let kindNode = document.member("kind"), !kindNode.isNull {
+        if let kindNode = document.member(Field.kind), !kindNode.isNull {
             let kind = try kindNode.string()
             switch kind {
             case subscriptionKind: return .subscription
@@ -73,16 +77,15 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
                 throw unsupported(kindNode, "is not a purchase resource this adapter reads")
             }
         }
-        if document.has("lineItems") || document.has("subscriptionState") { return .subscription }
-        if document.has("expiryTimeMillis") || document.has("paymentState") {
+        if document.has(Field.lineItems) || document.has(Field.subscriptionState) { return .subscription }
+        if document.has(Field.expiryTimeMillis) || document.has(Field.paymentState) {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: document.path,
                 reason: "is a v1 SubscriptionPurchase (expiryTimeMillis); read purchases.subscriptionsv2.get instead")
         }
-        if document.has("purchaseTimeMillis") || document.has("purchaseState") || document.has("consumptionState") {
-            return .product
-        }
-        if document.has("subscriptions") || document.has("products") { return .listing }
+        if document.has(Field.purchaseTimeMillis) || document.has(Field.purchaseState) { return .product }
+        if document.has(Field.consumptionState) { return .product }
+        if document.has(Field.subscriptions) || document.has(Field.products) { return .listing }
         throw DocumentError(
             kind: .unrecognizedFormat, path: document.path,
             reason:
@@ -94,14 +97,14 @@ enum GooglePlayDocumentForm: Sendable, Hashable {
     /// `{"error": {"code": 410, "message": "…", "status": "…"}}`; mapped, it would read as "no purchases".
     static func googleErrorBody(_ document: JSONNode) -> DocumentError? {
         // Only the `error` member is made into a value: a purchase document is not copied to be told apart.
-        guard let errorNode = document.member("error"), errorNode.kind == .object,
+        guard let errorNode = document.member(Field.error), errorNode.kind == .object,
             case .object(let error) = errorNode.value
         else { return nil }
         var detail = ""
-        if case .integer(let code)? = error["code"] { detail += "code \(code)" }
-        if case .string(let message)? = error["message"] { detail += (detail.isEmpty ? "" : ": ") + message }
+        if case .integer(let code)? = error[Field.code] { detail += "code \(code)" }
+        if case .string(let message)? = error[Field.message] { detail += (detail.isEmpty ? "" : ": ") + message }
         return DocumentError(
-            kind: .vendorError, path: document.path.appending("error"), offending: .object(error),
+            kind: .vendorError, path: document.path.appending(Field.error), offending: .object(error),
             reason: "is a Google Play Developer API error" + (detail.isEmpty ? "" : " (\(detail))"))
     }
 

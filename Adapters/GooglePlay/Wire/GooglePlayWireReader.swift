@@ -27,10 +27,10 @@ extension PlayPurchases {
     private init(readingListing root: JSONNode) throws(DocumentError) {
         var subscriptions: [PlaySubscriptionPurchase] = []
         var seenSubscriptions: [String: JSONValue] = [:]
-        for entry in try root.optional("subscriptions")?.elements() ?? [] {
-            let tokenNode = try entry.required("purchaseToken")
+        for entry in try root.optional(Field.subscriptions)?.elements() ?? [] {
+            let tokenNode = try entry.required(Field.purchaseToken)
             let token = try tokenNode.nonEmptyIdentifier()
-            let purchase = try entry.required("purchase")
+            let purchase = try entry.required(Field.purchase)
             if let seen = seenSubscriptions[token] {
                 if seen == purchase.value { continue }
                 throw DocumentError(
@@ -43,11 +43,11 @@ extension PlayPurchases {
 
         var products: [PlayProductPurchase] = []
         var seenProducts: [String: (productId: String, purchase: JSONValue)] = [:]
-        for entry in try root.optional("products")?.elements() ?? [] {
-            let productId = try entry.required("productId").nonEmptyIdentifier()
-            let tokenNode = try entry.required("purchaseToken")
+        for entry in try root.optional(Field.products)?.elements() ?? [] {
+            let productId = try entry.required(Field.productId).nonEmptyIdentifier()
+            let tokenNode = try entry.required(Field.purchaseToken)
             let token = try tokenNode.nonEmptyIdentifier()
-            let purchase = try entry.required("purchase")
+            let purchase = try entry.required(Field.purchase)
             if let seen = seenProducts[token] {
                 if seen.productId == productId, seen.purchase == purchase.value { continue }
                 throw DocumentError(
@@ -67,23 +67,23 @@ extension PlaySubscriptionPurchase {
         try node.expectKind(GooglePlayDocumentForm.subscriptionKind)
         self.token = token
         path = node.path
-        let stateText = try node.required("subscriptionState").string()
+        let stateText = try node.required(Field.subscriptionState).string()
         state = PlaySubscriptionState(wire: stateText)
-        startTime = try node.optional("startTime")?.date()
-        latestOrderId = try node.optional("latestOrderId")?.identifier()
-        linkedPurchaseToken = try node.optional("linkedPurchaseToken")?.identifier()
-        cancellation = try node.optional("canceledStateContext").map { (context) throws(DocumentError) in
+        startTime = try node.optional(Field.startTime)?.date()
+        latestOrderId = try node.optional(Field.latestOrderId)?.identifier()
+        linkedPurchaseToken = try node.optional(Field.linkedPurchaseToken)?.identifier()
+        cancellation = try node.optional(Field.canceledStateContext).map { (context) throws(DocumentError) in
             try PlayCancellation(reading: context)
         }
-        if let test = try node.optional("testPurchase") {
+        if let test = try node.optional(Field.testPurchase) {
             _ = try test.members()
             isTestPurchase = true
         } else {
             isTestPurchase = false
         }
-        obfuscatedAccountId =
-            try node.optional("externalAccountIdentifiers")?.optional("obfuscatedExternalAccountId")?.identifier()
-        lineItems = try node.required("lineItems").elements().enumerated().map {
+        let accountIdentifiers = try node.optional(Field.externalAccountIdentifiers)
+        obfuscatedAccountId = try accountIdentifiers?.optional(Field.obfuscatedExternalAccountId)?.identifier()
+        lineItems = try node.required(Field.lineItems).elements().enumerated().map {
             (index, item) throws(DocumentError) in try PlayLineItem(reading: item, index: index)
         }
         // In a state that grants access, the expiry is what ends it: without one the item would read as
@@ -91,11 +91,11 @@ extension PlaySubscriptionPurchase {
         if state.grantsUntilExpiry, let item = lineItems.first(where: { $0.expiryTime == nil }) {
             throw DocumentError(
                 kind: .missingField,
-                path: node.path.appending("lineItems").appending(index: item.index).appending("expiryTime"),
+                path: node.path.appending(Field.lineItems).appending(index: item.index).appending(Field.expiryTime),
                 reason: "is required while the subscription is \(stateText) but missing")
         }
         if token != nil, token == linkedPurchaseToken {
-            let linked = try node.required("linkedPurchaseToken")
+            let linked = try node.required(Field.linkedPurchaseToken)
             throw DocumentError(
                 kind: .inconsistent, path: linked.path, offending: linked.value,
                 reason: "links the purchase to itself")
@@ -106,13 +106,13 @@ extension PlaySubscriptionPurchase {
 extension PlayLineItem {
     init(reading node: JSONNode, index: Int) throws(DocumentError) {
         self.index = index
-        productId = try node.required("productId").nonEmptyIdentifier()
-        expiryTime = try node.optional("expiryTime")?.date()
-        let autoRenewing = try node.optional("autoRenewingPlan")
-        let prepaid = try node.optional("prepaidPlan")
+        productId = try node.required(Field.productId).nonEmptyIdentifier()
+        expiryTime = try node.optional(Field.expiryTime)?.date()
+        let autoRenewing = try node.optional(Field.autoRenewingPlan)
+        let prepaid = try node.optional(Field.prepaidPlan)
         switch (autoRenewing, prepaid) {
         case (let autoRenewing?, nil):
-            plan = .autoRenewing(autoRenewEnabled: try autoRenewing.optional("autoRenewEnabled")?.bool())
+            plan = .autoRenewing(autoRenewEnabled: try autoRenewing.optional(Field.autoRenewEnabled)?.bool())
         case (nil, let prepaid?):
             _ = try prepaid.members()
             plan = .prepaid
@@ -123,14 +123,14 @@ extension PlayLineItem {
                 kind: .inconsistent, path: prepaid.path, offending: prepaid.value,
                 reason: "is set beside autoRenewingPlan: an item is auto-renewing or prepaid, not both")
         }
-        let offer = try node.optional("offerDetails")
-        basePlanId = try offer?.optional("basePlanId")?.identifier()
-        offerId = try offer?.optional("offerId")?.identifier()
-        offerPhase = try node.optional("offerPhase").map { (phase) throws(DocumentError) in
+        let offer = try node.optional(Field.offerDetails)
+        basePlanId = try offer?.optional(Field.basePlanId)?.identifier()
+        offerId = try offer?.optional(Field.offerId)?.identifier()
+        offerPhase = try node.optional(Field.offerPhase).map { (phase) throws(DocumentError) in
             try PlayOfferPhase(reading: phase)
         }
-        latestSuccessfulOrderId = try node.optional("latestSuccessfulOrderId")?.identifier()
-        signupPromotion = try node.optional("signupPromotion").map { (promotion) throws(DocumentError) in
+        latestSuccessfulOrderId = try node.optional(Field.latestSuccessfulOrderId)?.identifier()
+        signupPromotion = try node.optional(Field.signupPromotion).map { (promotion) throws(DocumentError) in
             try PlaySignupPromotion(reading: promotion)
         }
     }
@@ -156,9 +156,9 @@ extension PlayOfferPhase {
 
 extension PlaySignupPromotion {
     init(reading node: JSONNode) throws(DocumentError) {
-        if let vanity = try node.optional("vanityCode") {
-            self = .vanityCode(try vanity.optional("promotionCode")?.identifier())
-        } else if try node.optional("oneTimeCode") != nil {
+        if let vanity = try node.optional(Field.vanityCode) {
+            self = .vanityCode(try vanity.optional(Field.promotionCode)?.identifier())
+        } else if try node.optional(Field.oneTimeCode) != nil {
             self = .oneTimeCode
         } else {
             self = .unrecognized
@@ -174,7 +174,7 @@ extension PlayCancellation {
             $0.utf8.lexicographicallyPrecedes($1.utf8)
         }
         variant = variants.isEmpty ? nil : variants.joined(separator: ",")
-        userCancelTime = try node.optional("userInitiatedCancellation")?.optional("cancelTime")?.date()
+        userCancelTime = try node.optional(Field.userInitiatedCancellation)?.optional(Field.cancelTime)?.date()
     }
 }
 
@@ -183,9 +183,9 @@ extension PlayProductPurchase {
     /// ("may not be present" in the response), so a bare response must carry its own `productId`.
     init(readingBare node: JSONNode) throws(DocumentError) {
         if let error = GooglePlayDocumentForm.googleErrorBody(node) { throw error }
-        guard let productIdNode = try node.optional("productId") else {
+        guard let productIdNode = try node.optional(Field.productId) else {
             throw DocumentError(
-                kind: .missingField, path: node.path.appending("productId"),
+                kind: .missingField, path: node.path.appending(Field.productId),
                 reason:
                     "is required in a bare ProductPurchase (Google sends it only in the request path): use the listing form {\"products\": [{\"productId\", \"purchaseToken\", \"purchase\"}]}"
             )
@@ -199,12 +199,12 @@ extension PlayProductPurchase {
     init(reading node: JSONNode, productId: String, token: String?) throws(DocumentError) {
         if let error = GooglePlayDocumentForm.googleErrorBody(node) { throw error }
         try node.expectKind(GooglePlayDocumentForm.productKind)
-        if let ownProduct = try node.optional("productId"), try ownProduct.identifier() != productId {
+        if let ownProduct = try node.optional(Field.productId), try ownProduct.identifier() != productId {
             throw DocumentError(
                 kind: .inconsistent, path: ownProduct.path, offending: ownProduct.value,
                 reason: "differs from the listing's productId \"\(productId)\"")
         }
-        let ownToken = try node.optional("purchaseToken")
+        let ownToken = try node.optional(Field.purchaseToken)
         if let token, let ownToken, try ownToken.identifier() != token {
             throw DocumentError(
                 kind: .inconsistent, path: ownToken.path, offending: ownToken.value,
@@ -216,20 +216,20 @@ extension PlayProductPurchase {
         } else {
             self.token = try ownToken?.identifier()
         }
-        purchaseTime = try node.required("purchaseTimeMillis").dateFromMillisecondString()
-        purchaseState = try node.required("purchaseState").integer()
-        consumptionState = try node.required("consumptionState").integer()
-        orderId = try node.optional("orderId")?.identifier()
-        purchaseType = try node.optional("purchaseType")?.integer()
-        let quantityNode = try node.optional("quantity")
+        purchaseTime = try node.required(Field.purchaseTimeMillis).dateFromMillisecondString()
+        purchaseState = try node.required(Field.purchaseState).integer()
+        consumptionState = try node.required(Field.consumptionState).integer()
+        orderId = try node.optional(Field.orderId)?.identifier()
+        purchaseType = try node.optional(Field.purchaseType)?.integer()
+        let quantityNode = try node.optional(Field.quantity)
         quantity = try quantityNode?.integer() ?? 1
         if let quantityNode, quantity < 1 { throw quantityNode.invalid("must be at least 1") }
-        let refundableNode = try node.optional("refundableQuantity")
+        let refundableNode = try node.optional(Field.refundableQuantity)
         refundableQuantity = try refundableNode?.integer()
         if let refundableNode, let refundable = refundableQuantity, refundable < 0 || refundable > quantity {
             throw refundableNode.invalid("must be between 0 and the quantity (\(quantity))")
         }
-        obfuscatedAccountId = try node.optional("obfuscatedExternalAccountId")?.identifier()
+        obfuscatedAccountId = try node.optional(Field.obfuscatedExternalAccountId)?.identifier()
     }
 }
 
@@ -243,7 +243,7 @@ extension JSONNode {
     /// When the response names its `kind`, it must be the resource expected here (a listing's `purchase`
     /// holding the other resource, or a v1 subscription, is refused rather than misread).
     fileprivate func expectKind(_ expected: String) throws(DocumentError) {
-        guard let kind = try optional("kind") else { return }
+        guard let kind = try optional(Field.kind) else { return }
         guard try kind.string() == expected else {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: kind.path, offending: kind.value,

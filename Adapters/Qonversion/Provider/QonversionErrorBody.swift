@@ -7,7 +7,7 @@ enum QonversionErrorBody {
     /// The client error for a non-2xx answer. 402 joins 401/403: Qonversion's SDKs stop using a project
     /// that answers it.
     static func error(for response: HTTPResponse, operation: String) -> EntitlementClientError {
-        let detail = VendorErrorDetail(body: response.body) { $0["error"] }
+        let detail = VendorErrorDetail(body: response.body) { $0[Field.error] }
         if response.status == 402 {
             return EntitlementClientError(
                 .credentialsRefused,

@@ -89,11 +89,11 @@ public struct QonversionProvider: EntitlementProvider {
         if Self.isAppleStore(receipt.store) {
             return try await launch(
                 userId: userId, appUserId: appUserId, path: "v1/user/init", trigger: "Restore",
-                extra: ["receipt": .string(receipt.token)])
+                extra: [Field.receipt: .string(receipt.token)])
         }
         return try await launch(
             userId: userId, appUserId: appUserId, path: "v1/user/restore", trigger: "Restore",
-            extra: ["history": .array([.object(["purchase_token": .string(receipt.token)])])])
+            extra: [Field.history: .array([.object([Field.purchaseToken: .string(receipt.token)])])])
     }
 
     /// `POST v1/user/purchase` with the product bought and its receipt or purchase token.
@@ -103,13 +103,13 @@ public struct QonversionProvider: EntitlementProvider {
         try LiveProviderCore.checkUsable(appUserId)
         let userId = try await qonversionUserId(for: appUserId)
         var extra: [String: JSONValue] = [:]
-        var details: [String: JSONValue] = ["product": .string(purchase.productId)]
+        var details: [String: JSONValue] = [Field.product: .string(purchase.productId)]
         if Self.isAppleStore(purchase.receipt.store) {
-            extra["receipt"] = .string(purchase.receipt.token)
+            extra[Field.receipt] = .string(purchase.receipt.token)
         } else {
-            details["purchase_token"] = .string(purchase.receipt.token)
+            details[Field.purchaseToken] = .string(purchase.receipt.token)
         }
-        extra["purchase"] = .object(details)
+        extra[Field.purchase] = .object(details)
         return try await launch(
             userId: userId, appUserId: appUserId, path: "v1/user/purchase", trigger: "Purchase", extra: extra)
     }
@@ -130,12 +130,12 @@ public struct QonversionProvider: EntitlementProvider {
         -> String
     {
         let operation = "POST /v2/identities"
-        let body = JSONValue.object(["anon_id": .string(userId), "identity_id": .string(identity)])
+        let body = JSONValue.object([Field.anonId: .string(userId), Field.identityId: .string(identity)])
         let response = try await send(path: "v2/identities", body: body, trigger: "Identify", operation: operation)
         guard response.isSuccess else { throw QonversionErrorBody.error(for: response, operation: operation) }
         let bound: String
         do throws(DocumentError) {
-            let anonId = try JSONNode(parsing: response.body).required("data").required("anon_id")
+            let anonId = try JSONNode(parsing: response.body).required(Field.data).required(Field.anonId)
             bound = try anonId.string()
             guard !bound.isEmpty else { throw anonId.invalid("is empty: not a Qonversion user id") }
         } catch {
@@ -151,10 +151,10 @@ public struct QonversionProvider: EntitlementProvider {
     ) async throws(EntitlementClientError) -> EntitlementSnapshot {
         let operation = "POST /" + path
         var fields = extra
-        fields["access_token"] = .string(configuration.projectKey.secretValue)
-        fields["q_uid"] = .string(userId)
-        fields["client_uid"] = .string(userId)
-        fields["debug_mode"] = .bool(configuration.sandbox)
+        fields[Field.accessToken] = .string(configuration.projectKey.secretValue)
+        fields[Field.qUid] = .string(userId)
+        fields[Field.clientUid] = .string(userId)
+        fields[Field.debugMode] = .bool(configuration.sandbox)
         let response = try await send(path: path, body: .object(fields), trigger: trigger, operation: operation)
         return try core.snapshot(from: response, operation: operation, vendorError: QonversionErrorBody.error) {
             body, instant throws(DocumentError) in

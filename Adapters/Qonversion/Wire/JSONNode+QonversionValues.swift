@@ -9,7 +9,7 @@ extension JSONNode {
     /// The entitlement id of an element: required, a non-empty string. An element without one could be
     /// any entitlement, so it fails the document rather than being skipped.
     func qonversionEntitlementId() throws(DocumentError) -> (id: String, node: JSONNode) {
-        let node = try required("id")
+        let node = try required(Field.id)
         guard let id = try node.identifier() else {
             throw node.invalid("is empty: an entitlement element needs an id")
         }

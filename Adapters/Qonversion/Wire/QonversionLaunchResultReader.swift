@@ -9,17 +9,17 @@ import EntitlementKit
 enum QonversionLaunchResultReader {
     static func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
         try root.requireObject()
-        if let success = try root.optional("success"), try success.bool() == false {
+        if let success = try root.optional(Field.success), try success.bool() == false {
             throw DocumentError(
                 kind: .vendorError, path: success.path, offending: success.value,
                 reason: "means the request failed\(serverMessage(root))")
         }
-        let data = try root.required("data")
+        let data = try root.required(Field.data)
         try data.requireObject()
         // Both SDKs read an absent list as "no entitlements" (it grants nothing); `null` or any other
         // type is malformed.
         let permissions: [JSONNode]
-        if let list = data.member("permissions") {
+        if let list = data.member(Field.permissions) {
             guard !list.isNull else { throw list.typeMismatch("an array") }
             permissions = try list.elements()
         } else {
@@ -32,10 +32,10 @@ enum QonversionLaunchResultReader {
             entitlements.append(try entitlement(element))
         }
         return QonversionWireDocument(
-            userId: try data.optionalIdentifier("uid"),
-            serverTime: try data.optionalEpochSeconds("timestamp"),
-            originalApplicationVersion: try data.optionalObject("apple_extra")?.optional(
-                "original_application_version")?.string(),
+            userId: try data.optionalIdentifier(Field.uid),
+            serverTime: try data.optionalEpochSeconds(Field.timestamp),
+            originalApplicationVersion: try data.optionalObject(Field.appleExtra)?.optional(
+                Field.originalApplicationVersion)?.string(),
             entitlements: entitlements
         )
     }
@@ -46,22 +46,22 @@ enum QonversionLaunchResultReader {
         var entitlement = QonversionWireEntitlement(
             id: id,
             idNode: idNode,
-            activeFlag: try element.required("active").qonversionFlag(),
-            productId: try element.optionalIdentifier("associated_product"),
-            renewState: try element.optional("renew_state").map { $0.qonversionRenewState() },
-            source: try element.optionalEnumerationString("source"),
-            currentPeriodType: try element.optionalEnumerationString("current_period_type"),
-            grantType: try element.optionalEnumerationString("grant_type"),
-            startedDate: try element.optionalEpochSeconds("started_timestamp"),
-            expirationDate: try element.optionalEpochSeconds("expiration_timestamp"),
-            trialStartDate: try element.optionalEpochSeconds("trial_start_timestamp"),
-            firstPurchaseDate: try element.optionalEpochSeconds("first_purchase_timestamp"),
-            lastPurchaseDate: try element.optionalEpochSeconds("last_purchase_timestamp"),
-            autoRenewDisableDate: try element.optionalEpochSeconds("auto_renew_disable_timestamp"),
-            renewsCount: try element.optionalCount("renews_count"),
-            lastActivatedOfferCode: try element.optionalIdentifier("last_activated_offer_code")
+            activeFlag: try element.required(Field.active).qonversionFlag(),
+            productId: try element.optionalIdentifier(Field.associatedProduct),
+            renewState: try element.optional(Field.renewState).map { $0.qonversionRenewState() },
+            source: try element.optionalEnumerationString(Field.source),
+            currentPeriodType: try element.optionalEnumerationString(Field.currentPeriodType),
+            grantType: try element.optionalEnumerationString(Field.grantType),
+            startedDate: try element.optionalEpochSeconds(Field.startedTimestamp),
+            expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
+            trialStartDate: try element.optionalEpochSeconds(Field.trialStartTimestamp),
+            firstPurchaseDate: try element.optionalEpochSeconds(Field.firstPurchaseTimestamp),
+            lastPurchaseDate: try element.optionalEpochSeconds(Field.lastPurchaseTimestamp),
+            autoRenewDisableDate: try element.optionalEpochSeconds(Field.autoRenewDisableTimestamp),
+            renewsCount: try element.optionalCount(Field.renewsCount),
+            lastActivatedOfferCode: try element.optionalIdentifier(Field.lastActivatedOfferCode)
         )
-        if let list = try element.optional("store_transactions") {
+        if let list = try element.optional(Field.storeTransactions) {
             let transactions = try list.elements()
             entitlement.transactions.reserveCapacity(transactions.count)
             for transaction in transactions {
@@ -74,23 +74,23 @@ enum QonversionLaunchResultReader {
     static func transaction(_ element: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
         try element.requireObject()
         return QonversionWireTransaction(
-            transactionId: try element.optionalTransactionIdentifier("transaction_id"),
-            originalTransactionId: try element.optionalTransactionIdentifier("original_transaction_id"),
-            offerCode: try element.optionalIdentifier("offer_code"),
-            transactionDate: try element.optionalEpochSeconds("transaction_timestamp"),
-            expirationDate: try element.optionalEpochSeconds("expiration_timestamp"),
+            transactionId: try element.optionalTransactionIdentifier(Field.transactionId),
+            originalTransactionId: try element.optionalTransactionIdentifier(Field.originalTransactionId),
+            offerCode: try element.optionalIdentifier(Field.offerCode),
+            transactionDate: try element.optionalEpochSeconds(Field.transactionTimestamp),
+            expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
             // `…_revoke_…`, not `…_revocation_…`: the key the server and both SDKs use.
-            revokeDate: try element.optionalEpochSeconds("transaction_revoke_timestamp"),
-            environment: try element.optionalEnumerationString("environment"),
-            ownershipType: try element.optionalEnumerationString("ownership_type"),
-            type: try element.optionalEnumerationString("type")
+            revokeDate: try element.optionalEpochSeconds(Field.transactionRevokeTimestamp),
+            environment: try element.optionalEnumerationString(Field.environment),
+            ownershipType: try element.optionalEnumerationString(Field.ownershipType),
+            type: try element.optionalEnumerationString(Field.type)
         )
     }
 
     /// `: <message>` when a failed envelope carries a readable message, for the error's reason.
     private static func serverMessage(_ root: JSONNode) -> String {
-        for container in ["data", "error"] {
-            if case .string(let message)? = root.value[container]?["message"], !message.isEmpty {
+        for container in [Field.data, Field.error] {
+            if case .string(let message)? = root.value[container]?[Field.message], !message.isEmpty {
                 return ": " + message
             }
         }

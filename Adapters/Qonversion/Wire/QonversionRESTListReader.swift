@@ -26,20 +26,20 @@ struct QonversionRESTListReader {
     let refusesPartialLists: Bool
 
     static let v3 = QonversionRESTListReader(
-        activeKey: "active", startedKey: "started", expiresKey: "expires", dateEncoding: .epochSeconds,
+        activeKey: Field.active, startedKey: Field.started, expiresKey: Field.expires, dateEncoding: .epochSeconds,
         refusesPartialLists: false)
     static let v4 = QonversionRESTListReader(
-        activeKey: "is_active", startedKey: "started_at", expiresKey: "expires_at", dateEncoding: .rfc3339,
+        activeKey: Field.isActive, startedKey: Field.startedAt, expiresKey: Field.expiresAt, dateEncoding: .rfc3339,
         refusesPartialLists: true)
 
     func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
         try root.requireObject()
-        if refusesPartialLists, let hasMore = try root.optional("has_more"), try hasMore.bool() {
+        if refusesPartialLists, let hasMore = try root.optional(Field.hasMore), try hasMore.bool() {
             throw hasMore.invalid(
                 "means this is one page of a longer list; a partial list cannot say what the customer holds")
         }
         var entitlements: [QonversionWireEntitlement] = []
-        for item in try root.required("data").elements() {
+        for item in try root.required(Field.data).elements() {
             entitlements.append(try entitlement(item))
         }
         return QonversionWireDocument(entitlements: entitlements)
@@ -55,7 +55,7 @@ struct QonversionRESTListReader {
             activeFlag: try item.required(activeKey).qonversionFlag(),
             productId: product.productId,
             renewState: product.renewState,
-            source: try item.optionalEnumerationString("source"),
+            source: try item.optionalEnumerationString(Field.source),
             currentPeriodType: product.currentPeriodType,
             startedDate: try date(item, startedKey),
             expirationDate: try date(item, expiresKey)

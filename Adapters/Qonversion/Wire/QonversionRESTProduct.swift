@@ -11,10 +11,10 @@ struct QonversionRESTProduct: Sendable, Hashable {
 
     /// Reads `item.product`; an absent product reads as all `nil`.
     init(item: JSONNode) throws(DocumentError) {
-        guard let product = try item.optionalObject("product") else { return }
-        productId = try product.optionalIdentifier("product_id")
-        guard let subscription = try product.optionalObject("subscription") else { return }
-        renewState = try subscription.optional("renew_state").map { $0.qonversionRenewState() }
-        currentPeriodType = try subscription.optionalEnumerationString("current_period_type")
+        guard let product = try item.optionalObject(Field.product) else { return }
+        productId = try product.optionalIdentifier(Field.productId)
+        guard let subscription = try product.optionalObject(Field.subscription) else { return }
+        renewState = try subscription.optional(Field.renewState).map { $0.qonversionRenewState() }
+        currentPeriodType = try subscription.optionalEnumerationString(Field.currentPeriodType)
     }
 }

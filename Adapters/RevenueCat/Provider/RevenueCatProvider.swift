@@ -72,7 +72,7 @@ public struct RevenueCatProvider: EntitlementProvider {
         try LiveProviderCore.checkUsable(newAppUserId)
         let operation = "POST /v1/subscribers/identify"
         let body = JSONValue.object([
-            "app_user_id": .string(currentAppUserId), "new_app_user_id": .string(newAppUserId),
+            Field.appUserId: .string(currentAppUserId), Field.newAppUserId: .string(newAppUserId),
         ])
         let response = try await send(
             "POST", path: "v1/subscribers/identify", body: body, platform: configuration.platform, operation: operation)
@@ -100,14 +100,15 @@ public struct RevenueCatProvider: EntitlementProvider {
         try LiveProviderCore.checkUsable(appUserId)
         let operation = "POST /v1/receipts"
         var fields: [String: JSONValue] = [
-            "fetch_token": .string(receipt.token), "app_user_id": .string(appUserId), "is_restore": .bool(isRestore),
+            Field.fetchToken: .string(receipt.token), Field.appUserId: .string(appUserId),
+            Field.isRestore: .bool(isRestore),
         ]
         if let productId {
             // The iOS SDK names one App Store product; Android sends Play products as a list.
             if receipt.store == .appStore || receipt.store == .macAppStore {
-                fields["product_id"] = .string(productId)
+                fields[Field.productId] = .string(productId)
             } else {
-                fields["product_ids"] = .array([.string(productId)])
+                fields[Field.productIds] = .array([.string(productId)])
             }
         }
         let response = try await send(

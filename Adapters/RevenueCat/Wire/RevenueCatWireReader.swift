@@ -13,21 +13,21 @@ extension RevenueCatResponse {
     /// Reads a whole response. Unknown members (`schema_version`, `request_date_ms`, `other_purchases`,
     /// `subscriber_attributes`, `price`, …) are ignored.
     init(reading root: JSONNode) throws(DocumentError) {
-        let subscriber = try root.required("subscriber")
-        requestDate = try root.required("request_date").date()
+        let subscriber = try root.required(Field.subscriber)
+        requestDate = try root.required(Field.requestDate).date()
         self.subscriber = try RevenueCatSubscriber(reading: subscriber)
     }
 }
 
 extension RevenueCatSubscriber {
     init(reading node: JSONNode) throws(DocumentError) {
-        originalAppUserId = try node.required("original_app_user_id").string()
-        firstSeen = try node.required("first_seen").date()
-        managementURL = ManagementURL.parse(node.member("management_url"))
-        originalApplicationVersion = try node.optional("original_application_version")?.string()
-        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
+        originalAppUserId = try node.required(Field.originalAppUserId).string()
+        firstSeen = try node.required(Field.firstSeen).date()
+        managementURL = ManagementURL.parse(node.member(Field.managementURL))
+        originalApplicationVersion = try node.optional(Field.originalApplicationVersion)?.string()
+        originalPurchaseDate = try node.optional(Field.originalPurchaseDate)?.date()
 
-        let subscriptionMembers = try node.optional("subscriptions")?.membersInKeyOrder() ?? []
+        let subscriptionMembers = try node.optional(Field.subscriptions)?.membersInKeyOrder() ?? []
         var subscriptions: [String: RevenueCatSubscription] = Dictionary(minimumCapacity: subscriptionMembers.count)
         for (productId, member) in subscriptionMembers {
             subscriptions[productId] = try RevenueCatSubscription(reading: member, productId: productId)
@@ -35,7 +35,7 @@ extension RevenueCatSubscriber {
         self.subscriptions = subscriptions
 
         var nonSubscriptions: [String: [RevenueCatNonSubscription]] = [:]
-        for (productId, member) in try node.optional("non_subscriptions")?.membersInKeyOrder() ?? [] {
+        for (productId, member) in try node.optional(Field.nonSubscriptions)?.membersInKeyOrder() ?? [] {
             nonSubscriptions[productId] = try member.elements().enumerated().map {
                 (index, element) throws(DocumentError) in
                 try RevenueCatNonSubscription(reading: element, productId: productId, index: index)
@@ -43,7 +43,7 @@ extension RevenueCatSubscriber {
         }
         self.nonSubscriptions = nonSubscriptions
 
-        let entitlementMembers = try node.optional("entitlements")?.membersInKeyOrder() ?? []
+        let entitlementMembers = try node.optional(Field.entitlements)?.membersInKeyOrder() ?? []
         var entitlements: [String: RevenueCatEntitlementRecord] = Dictionary(minimumCapacity: entitlementMembers.count)
         for (id, member) in entitlementMembers {
             entitlements[id] = try RevenueCatEntitlementRecord(reading: member, id: id)
@@ -55,19 +55,19 @@ extension RevenueCatSubscriber {
 extension RevenueCatSubscription {
     init(reading node: JSONNode, productId: String) throws(DocumentError) {
         self.productId = productId
-        purchaseDate = try node.required("purchase_date").date()
-        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
-        expiresDate = try node.optional("expires_date")?.date()
-        periodType = LenientRawValue(node.member("period_type"))
-        store = LenientRawValue(node.member("store"))
-        isSandbox = try node.optional("is_sandbox")?.bool() ?? false
-        unsubscribeDetectedAt = try node.optional("unsubscribe_detected_at")?.date()
-        billingIssuesDetectedAt = try node.optional("billing_issues_detected_at")?.date()
-        gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
-        refundedAt = try node.optional("refunded_at")?.date()
-        ownershipType = LenientRawValue(node.member("ownership_type"))
-        productPlanIdentifier = try node.optional("product_plan_identifier")?.identifier()
-        storeTransactionId = try node.optional("store_transaction_id")?.identifier()
+        purchaseDate = try node.required(Field.purchaseDate).date()
+        originalPurchaseDate = try node.optional(Field.originalPurchaseDate)?.date()
+        expiresDate = try node.optional(Field.expiresDate)?.date()
+        periodType = LenientRawValue(node.member(Field.periodType))
+        store = LenientRawValue(node.member(Field.store))
+        isSandbox = try node.optional(Field.isSandbox)?.bool() ?? false
+        unsubscribeDetectedAt = try node.optional(Field.unsubscribeDetectedAt)?.date()
+        billingIssuesDetectedAt = try node.optional(Field.billingIssuesDetectedAt)?.date()
+        gracePeriodExpiresDate = try node.optional(Field.gracePeriodExpiresDate)?.date()
+        refundedAt = try node.optional(Field.refundedAt)?.date()
+        ownershipType = LenientRawValue(node.member(Field.ownershipType))
+        productPlanIdentifier = try node.optional(Field.productPlanIdentifier)?.identifier()
+        storeTransactionId = try node.optional(Field.storeTransactionId)?.identifier()
     }
 }
 
@@ -75,28 +75,28 @@ extension RevenueCatNonSubscription {
     init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
         self.productId = productId
         self.index = index
-        storeTransactionId = try node.optional("store_transaction_id")?.identifier()
-        purchaseDate = try node.required("purchase_date").date()
-        originalPurchaseDate = try node.optional("original_purchase_date")?.date()
-        store = LenientRawValue(node.member("store"))
-        isSandbox = try node.required("is_sandbox").bool()
+        storeTransactionId = try node.optional(Field.storeTransactionId)?.identifier()
+        purchaseDate = try node.required(Field.purchaseDate).date()
+        originalPurchaseDate = try node.optional(Field.originalPurchaseDate)?.date()
+        store = LenientRawValue(node.member(Field.store))
+        isSandbox = try node.required(Field.isSandbox).bool()
     }
 }
 
 extension RevenueCatEntitlementRecord {
     init(reading node: JSONNode, id: String) throws(DocumentError) {
         self.id = id
-        productIdentifier = try node.required("product_identifier").string()
+        productIdentifier = try node.required(Field.productIdentifier).string()
         // An absent expiry would read as lifetime access. RevenueCat always sends the key (`null` for
         // lifetime), so a document without it is malformed and must not grant anything.
-        guard let expiry = node.member("expires_date") else {
+        guard let expiry = node.member(Field.expiresDate) else {
             throw DocumentError(
-                kind: .missingField, path: node.path.appending("expires_date"),
+                kind: .missingField, path: node.path.appending(Field.expiresDate),
                 reason: "is required (null for lifetime access) but missing")
         }
         expiresDate = expiry.isNull ? nil : try expiry.date()
-        purchaseDate = try node.optional("purchase_date")?.date()
-        gracePeriodExpiresDate = try node.optional("grace_period_expires_date")?.date()
+        purchaseDate = try node.optional(Field.purchaseDate)?.date()
+        gracePeriodExpiresDate = try node.optional(Field.gracePeriodExpiresDate)?.date()
     }
 }
 

@@ -78,17 +78,6 @@ final class BufferedLedgerTransaction: LedgerStoreTransaction, @unchecked Sendab
     }
 
     /// The writes, by table and key (`nil`: removed).
-    var changes: [LedgerTable: [(key: String, value: Data?)]] {
-        lock.withLock {
-            var changes: [LedgerTable: [(key: String, value: Data?)]] = [:]
-            for table in LedgerTable.allCases where !writes[table].isEmpty {
-                changes[table] = writes[table].map { (key: $0.key.key, value: $0.value) }
-            }
-            return changes
-        }
-    }
-
-    /// The writes as they are kept, for a store whose rows are keyed alike.
     var rowChanges: LedgerTableRows<Data?> { lock.withLock { writes } }
 
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {

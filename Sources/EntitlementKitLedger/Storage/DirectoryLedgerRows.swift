@@ -7,7 +7,8 @@ import Foundation
 final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
     private let log: LedgerLog
     private let lock = NSLock()
-    private var rowsRead: Set<LedgerLogRowID> = []
+    /// Kept in reading order; looked up only when another process appended since (rarely).
+    private var rowsRead: [(table: LedgerTable, key: String)] = []
     private var tablesListed: Set<LedgerTable> = []
 
     init(log: LedgerLog) {
@@ -15,7 +16,7 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
     }
 
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {
-        _ = lock.withLock { rowsRead.insert(LedgerLogRowID(table: table, key: AppUserIdKey(key))) }
+        lock.withLock { rowsRead.append((table, key)) }
         return try log.value(in: table, key: key)
     }
 
@@ -27,6 +28,11 @@ final class DirectoryLedgerRows: LedgerCommittedState, @unchecked Sendable {
     /// Whether none of `rows` (written by others since this transaction's reads) is one it read, or
     /// belongs to a table it listed.
     func isUnaffected(by rows: [LedgerLogRowID]) -> Bool {
-        lock.withLock { rows.allSatisfy { !rowsRead.contains($0) && !tablesListed.contains($0.table) } }
+        guard !rows.isEmpty else { return true }
+        let written = Set(rows)
+        return lock.withLock {
+            rows.allSatisfy { !tablesListed.contains($0.table) }
+                && rowsRead.allSatisfy { !written.contains(LedgerLogRowID(table: $0.table, key: LedgerRowKey($0.key))) }
+        }
     }
 }

@@ -110,25 +110,27 @@ public actor DirectoryLedgerStore: LedgerStore {
     private func run<Result: Sendable>(
         _ body: @Sendable (any LedgerStoreTransaction) async throws(LedgerRefusal) -> Result
     ) async throws(LedgerRefusal) -> Result {
-        let (log, files, stage, writeStage, minimum, commitsPerSync) = (
-            log, files, commitStageObserver, writeStageObserver, compactionMinimumSize, commitsPerSync
+        let (log, stage, writeStage, minimum, commitsPerSync) = (
+            log, commitStageObserver, writeStageObserver, compactionMinimumSize, commitsPerSync
         )
         for _ in 0..<Self.maximumAttempts {
             if case .needsLock = try log.refresh(holdingLock: false) {
-                _ = try Self.locked(files) { () throws(LedgerRefusal) in try log.refresh(holdingLock: true) }
+                _ = try log.withDirectoryLock { () throws(LedgerRefusal) in try log.refresh(holdingLock: true) }
             }
             let rows = DirectoryLedgerRows(log: log)
             let transaction = BufferedLedgerTransaction(committed: rows)
             let result = try await body(transaction)
-            let changes = transaction.changes.flatMap { table, rows in
-                rows.map {
+            let written = transaction.rowChanges
+            let changes = LedgerTable.allCases.flatMap { table in
+                written[table].map {
                     LedgerLogFormat.Row(
-                        table: table, key: $0.key, kind: $0.value == nil ? .removed : .value, value: $0.value ?? Data())
+                        table: table, key: $0.key.key, kind: $0.value == nil ? .removed : .value,
+                        value: $0.value ?? Data())
                 }
             }
             // A transaction that wrote nothing read one consistent state: nothing to commit.
             if changes.isEmpty { return result }
-            let committed = try Self.locked(files) { () throws(LedgerRefusal) -> Bool in
+            let committed = try log.withDirectoryLock { () throws(LedgerRefusal) -> Bool in
                 guard case .appended(let others) = try log.refresh(holdingLock: true), rows.isUnaffected(by: others)
                 else { return false }
                 try log.append(changes, commitsPerSync: commitsPerSync, stage: stage)

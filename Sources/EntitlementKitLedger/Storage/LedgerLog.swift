@@ -12,13 +12,13 @@ import Foundation
 /// A row of the log, by table and key (the key compared by its bytes, as the ledger compares ids).
 struct LedgerLogRowID: Hashable {
     var table: LedgerTable
-    var key: AppUserIdKey
+    var key: LedgerRowKey
 }
 
 /// One process's view of a ``DirectoryLedgerStore``'s log: the open file and an index of where each row's
-/// newest value is (never the values: they are read with `pread` when asked for), brought up to date by
-/// reading the records appended since it last looked. Used by one store, one transaction at a time; the
-/// lock only satisfies `Sendable`.
+/// newest value is (not the values: they are read with `pread` when asked for, and the latest few kept in
+/// a bounded ``LedgerValueCache``), brought up to date by reading the records appended since it last
+/// looked. Used by one store, one transaction at a time; the lock only satisfies `Sendable`.
 final class LedgerLog: @unchecked Sendable {
     static let fileName = "ledger.log"
 
@@ -35,11 +35,14 @@ final class LedgerLog: @unchecked Sendable {
     var path: String { directory + "/" + Self.fileName }
     private let lock = NSLock()
     private var descriptor: Int32 = -1
+    /// The directory's lock file, `.lock` (the one `CacheDirectoryFiles` locks), open while the log is.
+    private var lockDescriptor: Int32 = -1
     private var identity: (device: UInt64, inode: UInt64) = (0, 0)
     /// Where the records read so far end (the next record starts there).
     private var end: Int64 = 0
     private var sequence: UInt64 = 0
-    private var index: [LedgerTable: [AppUserIdKey: Entry]] = [:]
+    private var index = LedgerTableRows<Entry>()
+    private var cache = LedgerValueCache()
     /// The bytes of the rows the index points to: the log's size when it was compacted.
     private var liveBytes: Int64 = 0
     /// Records this process appended and has not synced yet (a batched store's).
@@ -51,6 +54,25 @@ final class LedgerLog: @unchecked Sendable {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+    }
+
+    /// Runs `body` holding the directory's lock: an exclusive `flock` on `.lock`, the file that
+    /// `CacheDirectoryFiles.withLock` locks, kept open so that a commit costs two calls, not six. A process
+    /// killed holding it releases it.
+    func withDirectoryLock<T>(_ body: () throws(LedgerRefusal) -> T) throws(LedgerRefusal) -> T {
+        let lockDescriptor = lock.withLock {
+            if self.lockDescriptor < 0 {
+                self.lockDescriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+            return self.lockDescriptor
+        }
+        guard lockDescriptor >= 0 else { throw Self.failure("open the lock file beside", path) }
+        while flock(lockDescriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Self.failure("lock the lock file beside", path) }
+        }
+        defer { _ = flock(lockDescriptor, LOCK_UN) }
+        return try body()
     }
 
     /// The log's size as read so far.
@@ -86,8 +108,12 @@ final class LedgerLog: @unchecked Sendable {
             try reopen()
             replaced = true
         }
+        // The same file: its size is the one just seen (no other call). A file opened anew may have been
+        // replaced again since: ask it.
+        let size = replaced ? nil : Int64(status.st_size)
+        if size == end { return .appended([]) }
         var touched: [LedgerLogRowID] = []
-        let complete = try readRecords(holdingLock: holdingLock, touched: &touched)
+        let complete = try readRecords(fileSize: size, holdingLock: holdingLock, touched: &touched)
         if !complete { return .needsLock }
         return replaced ? .replaced : .appended(touched)
     }
@@ -99,7 +125,8 @@ final class LedgerLog: @unchecked Sendable {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.failure("inspect", path) }
         identity = (UInt64(status.st_dev), UInt64(status.st_ino))
-        index = [:]
+        index = LedgerTableRows()
+        cache.removeAll()
         liveBytes = 0
         sequence = 0
         var magic = [UInt8](repeating: 0, count: LedgerLogFormat.fileMagic.count)
@@ -109,12 +136,17 @@ final class LedgerLog: @unchecked Sendable {
         end = Int64(magic.count)
     }
 
-    /// Reads the records from `end` to the file's end into the index; `false` when it met damage without
-    /// the lock.
-    private func readRecords(holdingLock: Bool, touched: inout [LedgerLogRowID]) throws(LedgerRefusal) -> Bool {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.failure("inspect", path) }
-        let fileSize = Int64(status.st_size)
+    /// Reads the records from `end` to the file's end (`fileSize`, or asked for) into the index; `false`
+    /// when it met damage without the lock.
+    private func readRecords(
+        fileSize knownSize: Int64?, holdingLock: Bool, touched: inout [LedgerLogRowID]
+    ) throws(LedgerRefusal) -> Bool {
+        var fileSize = knownSize ?? 0
+        if knownSize == nil {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw Self.failure("inspect", path) }
+            fileSize = Int64(status.st_size)
+        }
         var chunkSize = 1 << 20
         while end < fileSize {
             let available = Int(min(Int64(chunkSize), fileSize - end))
@@ -194,21 +226,25 @@ final class LedgerLog: @unchecked Sendable {
     }
 
     private func apply(_ row: LedgerLogFormat.RowFrame, recordStart: Int64, touched: inout [LedgerLogRowID]) {
-        let key = AppUserIdKey(row.key)
-        let old = index[row.table]?[key]
-        if let old { liveBytes -= Int64(old.rowSize) }
-        switch row.kind {
-        case .removed:
-            index[row.table]?[key] = nil
-        case .value, .damaged:
-            let entry = Entry(
+        touched.append(LedgerLogRowID(table: row.table, key: apply(row, recordStart: recordStart)))
+    }
+
+    /// Indexes `row` of the record at `recordStart`; its key.
+    @discardableResult
+    private func apply(_ row: LedgerLogFormat.RowFrame, recordStart: Int64) -> LedgerRowKey {
+        let key = LedgerRowKey(row.key)
+        let entry: Entry? =
+            row.kind == .removed
+            ? nil
+            : Entry(
                 valueOffset: recordStart + Int64(row.valueStart), valueLength: Int32(row.valueLength),
                 valueCRC: row.valueCRC, isDamaged: row.kind == .damaged,
                 rowSize: Int32(LedgerLogFormat.rowHeadSize + row.key.utf8.count + row.valueLength))
-            index[row.table, default: [:]][key] = entry
-            liveBytes += Int64(entry.rowSize)
-        }
-        touched.append(LedgerLogRowID(table: row.table, key: key))
+        let old =
+            entry.map { index[row.table].updateValue($0, forKey: key) } ?? index[row.table].removeValue(forKey: key)
+        if let old { liveBytes -= Int64(old.rowSize) }
+        if let entry { liveBytes += Int64(entry.rowSize) }
+        return key
     }
 
     /// Cuts off an unfinished record a killed writer left (called holding the lock, so no writer is live).
@@ -223,8 +259,12 @@ final class LedgerLog: @unchecked Sendable {
     /// The newest value of `key` in `table`, or `nil`; a row whose checksum does not match is refused
     /// (`damaged`, naming it).
     func value(in table: LedgerTable, key: String) throws(LedgerRefusal) -> Data? {
-        let (entry, descriptor) = lock.withLock { (index[table]?[AppUserIdKey(key)], self.descriptor) }
+        let (entry, descriptor, cached) = lock.withLock {
+            let entry = index[table][LedgerRowKey(key)]
+            return (entry, self.descriptor, entry.flatMap { cache.value(at: $0.valueOffset) })
+        }
         guard let entry else { return nil }
+        if let cached { return cached }
         guard !entry.isDamaged else { throw Self.damaged(table, key, "an earlier layout held it damaged") }
         var bytes = Data(count: Int(entry.valueLength))
         let complete = bytes.withUnsafeMutableBytes { buffer in
@@ -234,18 +274,22 @@ final class LedgerLog: @unchecked Sendable {
         guard bytes.withUnsafeBytes({ CRC32C.checksum($0) }) == entry.valueCRC else {
             throw Self.damaged(table, key, "its checksum does not match its bytes")
         }
+        lock.withLock {
+            // Unless the file was replaced meanwhile (the offset would be another file's).
+            if descriptor == self.descriptor { cache.insert(bytes, at: entry.valueOffset) }
+        }
         return bytes
     }
 
     /// Every key of `table` (a damaged row's too: reading it is what refuses).
     func keys(in table: LedgerTable) -> [String] {
-        lock.withLock { index[table].map { $0.keys.map(\.appUserId) } ?? [] }
+        lock.withLock { index[table].keys.map(\.key) }
     }
 
     /// Where the value of `key` in `table` is in the file (tests damage it there).
     func valueRange(in table: LedgerTable, key: String) -> Range<Int64>? {
         lock.withLock {
-            index[table]?[AppUserIdKey(key)].map { $0.valueOffset..<($0.valueOffset + Int64($0.valueLength)) }
+            index[table][LedgerRowKey(key)].map { $0.valueOffset..<($0.valueOffset + Int64($0.valueLength)) }
         }
     }
 
@@ -265,7 +309,8 @@ final class LedgerLog: @unchecked Sendable {
     ) throws(LedgerRefusal) {
         lock.lock()
         defer { lock.unlock() }
-        let bytes = LedgerLogFormat.record(sequence: sequence + 1, rows: rows)
+        var frames: [LedgerLogFormat.RowFrame] = []
+        let bytes = LedgerLogFormat.record(sequence: sequence + 1, rows: rows, frames: &frames)
         let start = end
         // Half first when a test watches, so it can stop the writer with an unfinished record.
         let half = stage == nil ? 0 : bytes.count / 2
@@ -291,14 +336,12 @@ final class LedgerLog: @unchecked Sendable {
         } else {
             unsyncedRecords += 1
         }
-        var touched: [LedgerLogRowID] = []
-        bytes.withUnsafeBytes { all in
-            if case .record(let length, let recordSequence, let frames) = LedgerLogFormat.parse(all) {
-                for frame in frames { apply(frame, recordStart: start, touched: &touched) }
-                sequence = recordSequence
-                end = start + Int64(length)
-            }
+        for (frame, row) in zip(frames, rows) {
+            apply(frame, recordStart: start)
+            if row.kind == .value { cache.insert(row.value, at: start + Int64(frame.valueStart)) }
         }
+        sequence += 1
+        end = start + Int64(bytes.count)
     }
 
     /// Syncs the records this process appended since its last sync, if any. (When another process
@@ -318,7 +361,7 @@ final class LedgerLog: @unchecked Sendable {
     func compactIfLarge(minimumSize: Int64, stage: ((CacheWriteStage) -> Void)?) throws(LedgerRefusal) {
         let (size, live) = lock.withLock { (end, liveBytes) }
         guard size > minimumSize, size > 2 * live else { return }
-        let rows = lock.withLock { index.flatMap { table, rows in rows.map { (table, $0.key.appUserId) } } }
+        let rows = lock.withLock { LedgerTable.allCases.flatMap { table in index[table].keys.map { (table, $0.key) } } }
         let writer = try LedgerLogFileWriter(directory: directory, stage: stage)
         for (table, key) in rows {
             do throws(LedgerRefusal) {

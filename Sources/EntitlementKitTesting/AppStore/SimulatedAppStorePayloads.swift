@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitAppStore
 import Foundation
+
+private typealias Field = AppStoreField
 
 /// The payloads Apple would sign for a store account's purchases: StoreKit 2 transactions and subscription
 /// renewal infos, with the fields the App Store adapter reads (`../vendors/appstore.md`'s names).
@@ -35,31 +38,31 @@ enum SimulatedAppStorePayloads {
     /// The current transaction of `purchase` (its latest renewal), signed when it last changed.
     static func transaction(_ purchase: SimulatedPurchase, bundleId: String) -> JSONValue {
         var members: [String: JSONValue] = [
-            "transactionId": .string(purchase.currentTransactionId),
-            "originalTransactionId": .string(purchase.transactionId),
-            "bundleId": .string(bundleId),
-            "productId": .string(purchase.productId),
-            "purchaseDate": milliseconds(purchase.periodStart),
-            "originalPurchaseDate": milliseconds(purchase.purchasedAt),
-            "quantity": .integer(1),
-            "type": .string(typeName(purchase.kind)),
-            "inAppOwnershipType": .string("PURCHASED"),
-            "signedDate": milliseconds(purchase.changedAt),
-            "environment": .string("Sandbox"),
-            "transactionReason": .string(purchase.renewalCount == 0 ? "PURCHASE" : "RENEWAL"),
-            "storefront": .string("USA"),
+            Field.transactionId: .string(purchase.currentTransactionId),
+            Field.originalTransactionId: .string(purchase.transactionId),
+            Field.bundleId: .string(bundleId),
+            Field.productId: .string(purchase.productId),
+            Field.purchaseDate: milliseconds(purchase.periodStart),
+            Field.originalPurchaseDate: milliseconds(purchase.purchasedAt),
+            Field.quantity: .integer(1),
+            Field.type: .string(typeName(purchase.kind)),
+            Field.inAppOwnershipType: .string("PURCHASED"),
+            Field.signedDate: milliseconds(purchase.changedAt),
+            Field.environment: .string("Sandbox"),
+            Field.transactionReason: .string(purchase.renewalCount == 0 ? "PURCHASE" : "RENEWAL"),
+            Field.storefront: .string("USA"),
         ]
         if case .autoRenewable = purchase.kind, let end = purchase.periodEnd {
-            members["expiresDate"] = milliseconds(end)
+            members[Field.expiresDate] = milliseconds(end)
         }
         if purchase.isInTrial {
-            members["offerType"] = .integer(1)
-            members["offerDiscountType"] = .string("FREE_TRIAL")
+            members[Field.offerType] = .integer(1)
+            members[Field.offerDiscountType] = .string("FREE_TRIAL")
         }
         if let refundedAt = purchase.refundedAt {
-            members["revocationDate"] = milliseconds(refundedAt)
-            members["revocationReason"] = .integer(0)
-            members["revocationType"] = .string("REFUND_FULL")
+            members[Field.revocationDate] = milliseconds(refundedAt)
+            members[Field.revocationReason] = .integer(0)
+            members[Field.revocationType] = .string("REFUND_FULL")
         }
         return .object(members)
     }
@@ -68,20 +71,21 @@ enum SimulatedAppStorePayloads {
     /// the grace period of a billing issue.
     static func renewalInfo(_ purchase: SimulatedPurchase) -> JSONValue {
         var members: [String: JSONValue] = [
-            "originalTransactionId": .string(purchase.transactionId),
-            "productId": .string(purchase.productId),
-            "autoRenewProductId": .string(purchase.productId),
-            "autoRenewStatus": .integer(purchase.renewState == .willRenew || purchase.billingIssueAt != nil ? 1 : 0),
-            "isInBillingRetryPeriod": .bool(purchase.billingIssueAt != nil),
-            "recentSubscriptionStartDate": milliseconds(purchase.purchasedAt),
-            "signedDate": milliseconds(purchase.changedAt),
-            "environment": .string("Sandbox"),
+            Field.originalTransactionId: .string(purchase.transactionId),
+            Field.productId: .string(purchase.productId),
+            Field.autoRenewProductId: .string(purchase.productId),
+            Field.autoRenewStatus: .integer(
+                purchase.renewState == .willRenew || purchase.billingIssueAt != nil ? 1 : 0),
+            Field.isInBillingRetryPeriod: .bool(purchase.billingIssueAt != nil),
+            Field.recentSubscriptionStartDate: milliseconds(purchase.purchasedAt),
+            Field.signedDate: milliseconds(purchase.changedAt),
+            Field.environment: .string("Sandbox"),
         ]
         if purchase.billingIssueAt != nil, let end = purchase.accessEnd, end != purchase.periodEnd {
-            members["gracePeriodExpiresDate"] = milliseconds(end)
+            members[Field.gracePeriodExpiresDate] = milliseconds(end)
         }
         if let end = purchase.periodEnd, purchase.renewState == .willRenew {
-            members["renewalDate"] = milliseconds(end)
+            members[Field.renewalDate] = milliseconds(end)
         }
         return .object(members)
     }

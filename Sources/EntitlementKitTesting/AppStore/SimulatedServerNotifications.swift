@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitAppStore
 import Foundation
+
+private typealias Field = AppStoreField
 
 /// The App Store Server Notifications V2 Apple would push to an app's own server about a simulated
 /// store's purchases, signed with the test chain: one notification (its transaction and, for a
@@ -75,7 +78,7 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
 
     private static func signed(_ payload: JSONValue, at milliseconds: Int64) -> JSONValue {
         guard case .object(var members) = payload else { return payload }
-        members["signedDate"] = .integer(milliseconds)
+        members[Field.signedDate] = .integer(milliseconds)
         return .object(members)
     }
 
@@ -88,16 +91,16 @@ public final class SimulatedServerNotifications: @unchecked Sendable {
 
     private func body(_ payloads: [JSONValue], number: Int, type: String, at instant: Date) -> String {
         var data: [String: JSONValue] = [
-            "bundleId": .string(bundleId), "environment": .string("Sandbox"),
-            "signedTransactionInfo": .string(signer.sign(payloads[0])),
+            Field.bundleId: .string(bundleId), Field.environment: .string("Sandbox"),
+            Field.signedTransactionInfo: .string(signer.sign(payloads[0])),
         ]
-        if payloads.count > 1 { data["signedRenewalInfo"] = .string(signer.sign(payloads[1])) }
+        if payloads.count > 1 { data[Field.signedRenewalInfo] = .string(signer.sign(payloads[1])) }
         let payload = JSONValue.object([
-            "notificationType": .string(type),
-            "notificationUUID": .string(run + String(format: "-0000-4000-8000-%012d", number)),
-            "data": .object(data), "version": .string("2.0"),
-            "signedDate": .integer(instant.millisecondsSince1970),
+            Field.notificationType: .string(type),
+            Field.notificationUUID: .string(run + String(format: "-0000-4000-8000-%012d", number)),
+            Field.data: .object(data), Field.version: .string("2.0"),
+            Field.signedDate: .integer(instant.millisecondsSince1970),
         ])
-        return JSONValue.object(["signedPayload": .string(signer.sign(payload))]).compactText
+        return JSONValue.object([Field.signedPayload: .string(signer.sign(payload))]).compactText
     }
 }

@@ -2,6 +2,8 @@ import EntitlementKit
 import EntitlementKitAdapty
 import Foundation
 
+private typealias Field = AdaptyField
+
 /// Renders a customer as Adapty's SDK backend answers `GET /api/v1/sdk/analytics/profiles/{profile_id}/`:
 /// the envelope `{"data": {"type": "adapty_analytics_profile", "id", "attributes"}}` around a profile
 /// with `paid_access_levels` (one per entitlement, expired ones included, `is_active` at true time,
@@ -18,17 +20,17 @@ enum AdaptyWireRenderer {
         var levels: [String: JSONValue] = [:]
         for grant in view.grants {
             var level = fields(grant.purchase, at: instant)
-            level["id"] = .string(grant.entitlementId)
+            level[Field.id] = .string(grant.entitlementId)
             levels[grant.entitlementId] = .object(level)
         }
         var subscriptions: [String: JSONValue] = [:]
         for (productId, purchase) in view.subscriptionsByProduct {
             var subscription = fields(purchase, at: instant)
-            subscription["vendor_transaction_id"] = .string(purchase.currentTransactionId)
-            subscription["vendor_original_transaction_id"] = .string(purchase.transactionId)
-            subscription["is_sandbox"] = .bool(false)
+            subscription[Field.vendorTransactionId] = .string(purchase.currentTransactionId)
+            subscription[Field.vendorOriginalTransactionId] = .string(purchase.transactionId)
+            subscription[Field.isSandbox] = .bool(false)
             // A refunded period ends at the refund, whatever the access level says.
-            subscription["expires_at"] = date(purchase.refundedAt ?? purchase.periodEnd)
+            subscription[Field.expiresAt] = date(purchase.refundedAt ?? purchase.periodEnd)
             subscriptions[productId] = .object(subscription)
         }
         var nonSubscriptions: [String: [JSONValue]] = [:]
@@ -38,34 +40,34 @@ enum AdaptyWireRenderer {
             if case .consumable = purchase.kind { isConsumable = true }
             nonSubscriptions[purchase.productId, default: []].append(
                 .object([
-                    "purchase_id": .string("adapty-" + purchase.transactionId),
-                    "store": .string(storeName(purchase.store)),
-                    "vendor_product_id": .string(purchase.productId),
-                    "vendor_transaction_id": .string(purchase.transactionId),
-                    "vendor_original_transaction_id": .string(purchase.transactionId),
-                    "purchased_at": date(purchase.purchasedAt),
-                    "is_sandbox": .bool(false),
-                    "is_refund": .bool(purchase.refundedAt != nil),
-                    "is_consumable": .bool(isConsumable),
+                    Field.purchaseId: .string("adapty-" + purchase.transactionId),
+                    Field.store: .string(storeName(purchase.store)),
+                    Field.vendorProductId: .string(purchase.productId),
+                    Field.vendorTransactionId: .string(purchase.transactionId),
+                    Field.vendorOriginalTransactionId: .string(purchase.transactionId),
+                    Field.purchasedAt: date(purchase.purchasedAt),
+                    Field.isSandbox: .bool(false),
+                    Field.isRefund: .bool(purchase.refundedAt != nil),
+                    Field.isConsumable: .bool(isConsumable),
                 ]))
         }
         let anonymous = view.customer.appUserIds.first(where: AdaptyProfileIdForm.matches)
         let identified = view.customer.appUserIds.first { !AdaptyProfileIdForm.matches($0) }
         let profileId = anonymous ?? AdaptyProfileIdForm.derived(from: view.customer.originalAppUserId)
         return .object([
-            "data": .object([
-                "type": .string("adapty_analytics_profile"),
-                "id": .string(profileId),
-                "attributes": .object([
-                    "profile_id": .string(profileId),
-                    "customer_user_id": identified.map(JSONValue.string) ?? .null,
-                    "segment_hash": .string("simulated"),
-                    "timestamp": .integer(instant.millisecondsSince1970),
-                    "is_test_user": .bool(false),
-                    "custom_attributes": .object([:]),
-                    "paid_access_levels": .object(levels),
-                    "subscriptions": .object(subscriptions),
-                    "non_subscriptions": .object(nonSubscriptions.mapValues(JSONValue.array)),
+            Field.data: .object([
+                Field.type: .string("adapty_analytics_profile"),
+                Field.id: .string(profileId),
+                Field.attributes: .object([
+                    Field.profileId: .string(profileId),
+                    Field.customerUserId: identified.map(JSONValue.string) ?? .null,
+                    Field.segmentHash: .string("simulated"),
+                    Field.timestamp: .integer(instant.millisecondsSince1970),
+                    Field.isTestUser: .bool(false),
+                    Field.customAttributes: .object([:]),
+                    Field.paidAccessLevels: .object(levels),
+                    Field.subscriptions: .object(subscriptions),
+                    Field.nonSubscriptions: .object(nonSubscriptions.mapValues(JSONValue.array)),
                 ]),
             ])
         ])
@@ -87,23 +89,23 @@ enum AdaptyWireRenderer {
                 .null
             }
         return [
-            "is_active": .bool(purchase.isActive(at: instant)),
-            "vendor_product_id": .string(purchase.productId),
-            "store": .string(storeName(purchase.store)),
-            "activated_at": date(purchase.purchasedAt),
-            "renewed_at": purchase.renewalCount > 0 ? date(purchase.periodStart) : .null,
-            "expires_at": date(accessEnd),
-            "starts_at": .null,
-            "is_lifetime": .bool(accessEnd == nil),
+            Field.isActive: .bool(purchase.isActive(at: instant)),
+            Field.vendorProductId: .string(purchase.productId),
+            Field.store: .string(storeName(purchase.store)),
+            Field.activatedAt: date(purchase.purchasedAt),
+            Field.renewedAt: purchase.renewalCount > 0 ? date(purchase.periodStart) : .null,
+            Field.expiresAt: date(accessEnd),
+            Field.startsAt: .null,
+            Field.isLifetime: .bool(accessEnd == nil),
             // Auto-renew stays on through a billing issue; it is off after a cancellation or a refund.
-            "will_renew": .bool(purchase.renewState == .willRenew || purchase.renewState == .billingIssue),
-            "is_in_grace_period": .bool(isInGracePeriod),
-            "is_refund": .bool(purchase.refundedAt != nil),
-            "unsubscribed_at": date(purchase.autoRenewDisabledAt),
-            "billing_issue_detected_at": date(purchase.billingIssueAt),
-            "active_introductory_offer_type": purchase.isInTrial ? .string("free_trial") : .null,
-            "active_promotional_offer_type": .null,
-            "cancellation_reason": cancellationReason,
+            Field.willRenew: .bool(purchase.renewState == .willRenew || purchase.renewState == .billingIssue),
+            Field.isInGracePeriod: .bool(isInGracePeriod),
+            Field.isRefund: .bool(purchase.refundedAt != nil),
+            Field.unsubscribedAt: date(purchase.autoRenewDisabledAt),
+            Field.billingIssueDetectedAt: date(purchase.billingIssueAt),
+            Field.activeIntroductoryOfferType: purchase.isInTrial ? .string("free_trial") : .null,
+            Field.activePromotionalOfferType: .null,
+            Field.cancellationReason: cancellationReason,
         ]
     }
 

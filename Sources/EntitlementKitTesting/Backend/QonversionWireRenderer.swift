@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitQonversion
 import Foundation
+
+private typealias Field = QonversionField
 
 /// Renders a customer as Qonversion's v1 launch result (`POST v1/user/init` and the restore call): a
 /// `permissions` element per entitlement with `active` 0/1 at true time, the integer `renew_state`
@@ -11,55 +14,55 @@ enum QonversionWireRenderer {
         for grant in view.grants {
             let purchase = grant.purchase
             var permission: [String: JSONValue] = [
-                "id": .string(grant.entitlementId),
-                "associated_product": .string(purchase.productId),
-                "active": .integer(purchase.isActive(at: view.instant) ? 1 : 0),
-                "renew_state": .integer(renewStateCode(purchase.renewState)),
-                "source": .string(purchase.store == .playStore ? "playstore" : "appstore"),
-                "current_period_type": .string(purchase.isInTrial ? "trial" : "normal"),
-                "grant_type": .string("purchase"),
-                "started_timestamp": seconds(purchase.purchasedAt),
-                "first_purchase_timestamp": seconds(purchase.purchasedAt),
-                "last_purchase_timestamp": seconds(purchase.periodStart),
-                "renews_count": .integer(Int64(purchase.renewalCount)),
-                "store_transactions": .array([transaction(purchase)]),
+                Field.id: .string(grant.entitlementId),
+                Field.associatedProduct: .string(purchase.productId),
+                Field.active: .integer(purchase.isActive(at: view.instant) ? 1 : 0),
+                Field.renewState: .integer(renewStateCode(purchase.renewState)),
+                Field.source: .string(purchase.store == .playStore ? "playstore" : "appstore"),
+                Field.currentPeriodType: .string(purchase.isInTrial ? "trial" : "normal"),
+                Field.grantType: .string("purchase"),
+                Field.startedTimestamp: seconds(purchase.purchasedAt),
+                Field.firstPurchaseTimestamp: seconds(purchase.purchasedAt),
+                Field.lastPurchaseTimestamp: seconds(purchase.periodStart),
+                Field.renewsCount: .integer(Int64(purchase.renewalCount)),
+                Field.storeTransactions: .array([transaction(purchase)]),
             ]
-            if let end = purchase.accessEnd { permission["expiration_timestamp"] = seconds(end) }
+            if let end = purchase.accessEnd { permission[Field.expirationTimestamp] = seconds(end) }
             if let disabled = purchase.autoRenewDisabledAt {
-                permission["auto_renew_disable_timestamp"] = seconds(disabled)
+                permission[Field.autoRenewDisableTimestamp] = seconds(disabled)
             }
-            if purchase.isInTrial { permission["trial_start_timestamp"] = seconds(purchase.purchasedAt) }
+            if purchase.isInTrial { permission[Field.trialStartTimestamp] = seconds(purchase.purchasedAt) }
             permissions.append(.object(permission))
         }
         return .object([
-            "success": .bool(true),
-            "data": .object([
-                "uid": .string(view.customer.originalAppUserId),
-                "timestamp": seconds(view.instant),
-                "permissions": .array(permissions),
-                "products": .array([]),
-                "user_products": .array([]),
+            Field.success: .bool(true),
+            Field.data: .object([
+                Field.uid: .string(view.customer.originalAppUserId),
+                Field.timestamp: seconds(view.instant),
+                Field.permissions: .array(permissions),
+                Field.products: .array([]),
+                Field.userProducts: .array([]),
             ]),
         ])
     }
 
     private static func transaction(_ purchase: SimulatedPurchase) -> JSONValue {
         var transaction: [String: JSONValue] = [
-            "original_transaction_id": .string(purchase.transactionId),
-            "transaction_id": .string(purchase.currentTransactionId),
-            "transaction_timestamp": seconds(purchase.periodStart),
-            "environment": .string("production"),
-            "ownership_type": .string("owner"),
+            Field.originalTransactionId: .string(purchase.transactionId),
+            Field.transactionId: .string(purchase.currentTransactionId),
+            Field.transactionTimestamp: seconds(purchase.periodStart),
+            Field.environment: .string("production"),
+            Field.ownershipType: .string("owner"),
         ]
-        if let end = purchase.periodEnd { transaction["expiration_timestamp"] = seconds(end) }
-        if let refunded = purchase.refundedAt { transaction["transaction_revoke_timestamp"] = seconds(refunded) }
+        if let end = purchase.periodEnd { transaction[Field.expirationTimestamp] = seconds(end) }
+        if let refunded = purchase.refundedAt { transaction[Field.transactionRevokeTimestamp] = seconds(refunded) }
         switch purchase.kind {
         case .autoRenewable:
-            transaction["type"] = .string(
+            transaction[Field.type] = .string(
                 purchase.isInTrial
                     ? "trial_started" : purchase.renewalCount == 0 ? "subscription_started" : "subscription_renewed")
         case .nonConsumable:
-            transaction["type"] = .string("nonconsumable_purchase")
+            transaction[Field.type] = .string("nonconsumable_purchase")
         case .nonRenewing, .consumable:
             break
         }

@@ -2,6 +2,8 @@ import EntitlementKit
 import EntitlementKitRevenueCat
 import Foundation
 
+private typealias Field = RevenueCatField
+
 /// Renders a customer as RevenueCat's `GET /v1/subscribers/{app_user_id}` body: `request_date`, and a
 /// `subscriber` with `entitlements` (expired ones included; `expires_date` always present, `null` for
 /// lifetime, already including a billing-issue grace period), `subscriptions` keyed by product id and
@@ -12,28 +14,28 @@ enum RevenueCatWireRenderer {
         for grant in view.grants {
             let purchase = grant.purchase
             entitlements[grant.entitlementId] = .object([
-                "expires_date": date(purchase.accessEnd),
-                "grace_period_expires_date": purchase.billingIssueAt != nil ? date(purchase.accessEnd) : .null,
-                "product_identifier": .string(purchase.productId),
-                "purchase_date": date(purchase.periodStart),
+                Field.expiresDate: date(purchase.accessEnd),
+                Field.gracePeriodExpiresDate: purchase.billingIssueAt != nil ? date(purchase.accessEnd) : .null,
+                Field.productIdentifier: .string(purchase.productId),
+                Field.purchaseDate: date(purchase.periodStart),
             ])
         }
         var subscriptions: [String: JSONValue] = [:]
         for (productId, purchase) in view.subscriptionsByProduct {
             subscriptions[productId] = .object([
-                "auto_resume_date": .null,
-                "billing_issues_detected_at": date(purchase.billingIssueAt),
-                "expires_date": date(purchase.refundedAt ?? purchase.periodEnd),
-                "grace_period_expires_date": purchase.billingIssueAt != nil ? date(purchase.accessEnd) : .null,
-                "is_sandbox": .bool(false),
-                "original_purchase_date": date(purchase.purchasedAt),
-                "ownership_type": .string("PURCHASED"),
-                "period_type": .string(purchase.isInTrial ? "trial" : "normal"),
-                "purchase_date": date(purchase.periodStart),
-                "refunded_at": date(purchase.refundedAt),
-                "store": .string(storeName(purchase.store)),
-                "store_transaction_id": .string(purchase.currentTransactionId),
-                "unsubscribe_detected_at": date(purchase.autoRenewDisabledAt),
+                Field.autoResumeDate: .null,
+                Field.billingIssuesDetectedAt: date(purchase.billingIssueAt),
+                Field.expiresDate: date(purchase.refundedAt ?? purchase.periodEnd),
+                Field.gracePeriodExpiresDate: purchase.billingIssueAt != nil ? date(purchase.accessEnd) : .null,
+                Field.isSandbox: .bool(false),
+                Field.originalPurchaseDate: date(purchase.purchasedAt),
+                Field.ownershipType: .string("PURCHASED"),
+                Field.periodType: .string(purchase.isInTrial ? "trial" : "normal"),
+                Field.purchaseDate: date(purchase.periodStart),
+                Field.refundedAt: date(purchase.refundedAt),
+                Field.store: .string(storeName(purchase.store)),
+                Field.storeTransactionId: .string(purchase.currentTransactionId),
+                Field.unsubscribeDetectedAt: date(purchase.autoRenewDisabledAt),
             ])
         }
         var nonSubscriptions: [String: [JSONValue]] = [:]
@@ -41,28 +43,28 @@ enum RevenueCatWireRenderer {
             if case .autoRenewable = purchase.kind { continue }
             nonSubscriptions[purchase.productId, default: []].append(
                 .object([
-                    "id": .string("rc_" + purchase.transactionId),
-                    "is_sandbox": .bool(false),
-                    "original_purchase_date": date(purchase.purchasedAt),
-                    "purchase_date": date(purchase.purchasedAt),
-                    "store": .string(storeName(purchase.store)),
-                    "store_transaction_id": .string(purchase.transactionId),
+                    Field.id: .string("rc_" + purchase.transactionId),
+                    Field.isSandbox: .bool(false),
+                    Field.originalPurchaseDate: date(purchase.purchasedAt),
+                    Field.purchaseDate: date(purchase.purchasedAt),
+                    Field.store: .string(storeName(purchase.store)),
+                    Field.storeTransactionId: .string(purchase.transactionId),
                 ]))
         }
         return .object([
-            "request_date": date(view.instant),
-            "request_date_ms": .integer(view.instant.millisecondsSince1970),
-            "subscriber": .object([
-                "entitlements": .object(entitlements),
-                "first_seen": date(view.customer.firstSeen),
-                "last_seen": date(view.instant),
-                "management_url": .null,
-                "non_subscriptions": .object(nonSubscriptions.mapValues(JSONValue.array)),
-                "original_app_user_id": .string(view.customer.originalAppUserId),
-                "original_application_version": .null,
-                "original_purchase_date": .null,
-                "other_purchases": .object([:]),
-                "subscriptions": .object(subscriptions),
+            Field.requestDate: date(view.instant),
+            Field.requestDateMs: .integer(view.instant.millisecondsSince1970),
+            Field.subscriber: .object([
+                Field.entitlements: .object(entitlements),
+                Field.firstSeen: date(view.customer.firstSeen),
+                Field.lastSeen: date(view.instant),
+                Field.managementURL: .null,
+                Field.nonSubscriptions: .object(nonSubscriptions.mapValues(JSONValue.array)),
+                Field.originalAppUserId: .string(view.customer.originalAppUserId),
+                Field.originalApplicationVersion: .null,
+                Field.originalPurchaseDate: .null,
+                Field.otherPurchases: .object([:]),
+                Field.subscriptions: .object(subscriptions),
             ]),
         ])
     }

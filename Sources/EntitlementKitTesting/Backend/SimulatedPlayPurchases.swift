@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitGooglePlay
 import Foundation
+
+private typealias Field = GooglePlayField
 
 /// Google Play's side of a simulated store for a server of the app's own: buying on Play, and what the
 /// Play Developer API answers for each purchase token (`purchases.subscriptionsv2` for a subscription,
@@ -38,11 +41,11 @@ extension SimulatedStore {
     private static func playDocument(_ purchase: SimulatedPurchase, token: String, at instant: Date) -> JSONValue {
         guard case .autoRenewable = purchase.kind else {
             return .object([
-                "kind": .string("androidpublisher#productPurchase"), "productId": .string(purchase.productId),
-                "purchaseToken": .string(token),
-                "purchaseTimeMillis": .string(String(purchase.purchasedAt.millisecondsSince1970)),
-                "purchaseState": .integer(purchase.refundedAt == nil ? 0 : 1), "consumptionState": .integer(0),
-                "acknowledgementState": .integer(1), "orderId": .string("GPA." + purchase.transactionId),
+                Field.kind: .string("androidpublisher#productPurchase"), Field.productId: .string(purchase.productId),
+                Field.purchaseToken: .string(token),
+                Field.purchaseTimeMillis: .string(String(purchase.purchasedAt.millisecondsSince1970)),
+                Field.purchaseState: .integer(purchase.refundedAt == nil ? 0 : 1), Field.consumptionState: .integer(0),
+                Field.acknowledgementState: .integer(1), Field.orderId: .string("GPA." + purchase.transactionId),
             ])
         }
         let state: String =
@@ -56,16 +59,16 @@ extension SimulatedStore {
                 "SUBSCRIPTION_STATE_ACTIVE"
             }
         var lineItem: [String: JSONValue] = [
-            "productId": .string(purchase.productId),
-            "autoRenewingPlan": .object(["autoRenewEnabled": .bool(purchase.renewState == .willRenew)]),
-            "latestSuccessfulOrderId": .string("GPA." + purchase.currentTransactionId),
+            Field.productId: .string(purchase.productId),
+            Field.autoRenewingPlan: .object([Field.autoRenewEnabled: .bool(purchase.renewState == .willRenew)]),
+            Field.latestSuccessfulOrderId: .string("GPA." + purchase.currentTransactionId),
         ]
-        if let end = purchase.accessEnd { lineItem["expiryTime"] = .string(RFC3339.string(from: end)) }
+        if let end = purchase.accessEnd { lineItem[Field.expiryTime] = .string(RFC3339.string(from: end)) }
         return .object([
-            "kind": .string("androidpublisher#subscriptionPurchaseV2"),
-            "startTime": .string(RFC3339.string(from: purchase.purchasedAt)),
-            "subscriptionState": .string(state), "lineItems": .array([.object(lineItem)]),
-            "acknowledgementState": .string("ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED"),
+            Field.kind: .string("androidpublisher#subscriptionPurchaseV2"),
+            Field.startTime: .string(RFC3339.string(from: purchase.purchasedAt)),
+            Field.subscriptionState: .string(state), Field.lineItems: .array([.object(lineItem)]),
+            Field.acknowledgementState: .string("ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED"),
         ])
     }
 }

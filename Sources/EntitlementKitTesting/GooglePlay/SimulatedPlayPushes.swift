@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitGooglePlay
 import Foundation
+
+private typealias Field = GooglePlayField
 
 /// The Pub/Sub pushes Google Play would send an app's own server — real-time developer notifications in
 /// their push body, each with the `Authorization: Bearer` OIDC token Google signs — made with the test
@@ -50,20 +53,20 @@ public final class SimulatedPlayPushes: @unchecked Sendable {
         _ notificationType: Int, purchaseToken: String, subscriptionId: String? = nil, at instant: Date
     ) -> Push {
         var members: [String: JSONValue] = [
-            "version": .string("1.0"), "notificationType": .integer(Int64(notificationType)),
-            "purchaseToken": .string(purchaseToken),
+            Field.version: .string("1.0"), Field.notificationType: .integer(Int64(notificationType)),
+            Field.purchaseToken: .string(purchaseToken),
         ]
-        if let subscriptionId { members["subscriptionId"] = .string(subscriptionId) }
-        return push(["subscriptionNotification": .object(members)], at: instant)
+        if let subscriptionId { members[Field.subscriptionId] = .string(subscriptionId) }
+        return push([Field.subscriptionNotification: .object(members)], at: instant)
     }
 
     /// A `oneTimeProductNotification` (1 purchased, 2 canceled) of `sku`.
     public func oneTimeProduct(_ notificationType: Int, purchaseToken: String, sku: String, at instant: Date) -> Push {
         push(
             [
-                "oneTimeProductNotification": .object([
-                    "version": .string("1.0"), "notificationType": .integer(Int64(notificationType)),
-                    "purchaseToken": .string(purchaseToken), "sku": .string(sku),
+                Field.oneTimeProductNotification: .object([
+                    Field.version: .string("1.0"), Field.notificationType: .integer(Int64(notificationType)),
+                    Field.purchaseToken: .string(purchaseToken), Field.sku: .string(sku),
                 ])
             ], at: instant)
     }
@@ -73,16 +76,16 @@ public final class SimulatedPlayPushes: @unchecked Sendable {
     public func voided(purchaseToken: String, productType: Int = 1, refundType: Int = 1, at instant: Date) -> Push {
         push(
             [
-                "voidedPurchaseNotification": .object([
-                    "purchaseToken": .string(purchaseToken), "orderId": .string("GPA.\(run)-\(next())"),
-                    "productType": .integer(Int64(productType)), "refundType": .integer(Int64(refundType)),
+                Field.voidedPurchaseNotification: .object([
+                    Field.purchaseToken: .string(purchaseToken), Field.orderId: .string("GPA.\(run)-\(next())"),
+                    Field.productType: .integer(Int64(productType)), Field.refundType: .integer(Int64(refundType)),
                 ])
             ], at: instant)
     }
 
     /// A `testNotification` (a test publish from the Play Console).
     public func test(at instant: Date) -> Push {
-        push(["testNotification": .object(["version": .string("1.0")])], at: instant)
+        push([Field.testNotification: .object([Field.version: .string("1.0")])], at: instant)
     }
 
     private func next() -> Int {
@@ -94,17 +97,17 @@ public final class SimulatedPlayPushes: @unchecked Sendable {
 
     private func push(_ members: [String: JSONValue], at instant: Date) -> Push {
         var notification = members
-        notification["version"] = .string("1.0")
-        notification["packageName"] = .string(packageName)
-        notification["eventTimeMillis"] = .string(String(instant.millisecondsSince1970))
+        notification[Field.version] = .string("1.0")
+        notification[Field.packageName] = .string(packageName)
+        notification[Field.eventTimeMillis] = .string(String(instant.millisecondsSince1970))
         let messageId = "\(run)\(String(format: "%06d", next()))"
         let body = JSONValue.object([
-            "message": .object([
-                "data": .string(Data(JSONValue.object(notification).compactText.utf8).base64EncodedString()),
-                "messageId": .string(messageId), "publishTime": .string(RFC3339.string(from: instant)),
-                "attributes": .object([:]),
+            Field.message: .object([
+                Field.data: .string(Data(JSONValue.object(notification).compactText.utf8).base64EncodedString()),
+                Field.messageId: .string(messageId), Field.publishTime: .string(RFC3339.string(from: instant)),
+                Field.attributes: .object([:]),
             ]),
-            "subscription": .string("projects/simulated/subscriptions/play-rtdn"),
+            Field.subscription: .string("projects/simulated/subscriptions/play-rtdn"),
         ])
         let header = signer.authorizationHeader(audience: audience, email: serviceAccountEmail, issuedAt: instant)
         return Push(body: body.compactText, headers: ["Authorization": header], messageId: messageId)

@@ -143,6 +143,50 @@ struct LedgerLogTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
         #expect(names == ["ledger.log"])
     }
+
+    /// CRC-32C bit by bit, as its definition reads: the reference the log's checksums are held to.
+    static func referenceCRC32C(_ bytes: [UInt8], continuing previous: UInt32 = 0) -> UInt32 {
+        var crc = ~previous
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    /// A log written byte by byte from the format's description (`LedgerLogFormat`), with checksums from
+    /// the reference: a faster checksum that differs from CRC-32C, on any length, would make every log
+    /// written before it unreadable.
+    @Test func aLogWrittenToTheFormatsDescriptionIsReadAndItsAppendsFollowIt() async throws {
+        #expect(Self.referenceCRC32C(Array("123456789".utf8)) == 0xE306_9283, "the reference is CRC-32C")
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // 203 bytes: whole 8-byte steps and a remainder.
+        let value = (0..<203).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let key = Array("handwritten".utf8)
+        var rowHead = Self.littleEndian(UInt32(key.count)) + Self.littleEndian(UInt32(value.count))
+        rowHead += [9, 1] + Self.littleEndian(Self.referenceCRC32C(value))  // counters, a value
+        let row = rowHead + Self.littleEndian(Self.referenceCRC32C(key, continuing: Self.referenceCRC32C(rowHead)))
+        let body = row + key + value
+        var head = Self.littleEndian(UInt32(0x4C47_5245)) + Self.littleEndian(UInt32(body.count))
+        head += Self.littleEndian(UInt64(1)) + Self.littleEndian(UInt32(1))
+        head += Self.littleEndian(Self.referenceCRC32C(head))
+        try Data(Array("EKLEDGR1".utf8) + head + body).write(to: directory.appendingPathComponent("ledger.log"))
+
+        let store = try DirectoryLedgerStore(directory: directory)
+        #expect(try await Self.read(store, "handwritten") == Data(value))
+        let appended = Array(value.reversed())
+        try await Self.write(store, "appended", Data(appended))
+        let file = try [UInt8](Data(contentsOf: directory.appendingPathComponent("ledger.log")))
+        let appendedRow = file.count - appended.count - "appended".utf8.count - 18
+        #expect(
+            Array(file[(appendedRow + 10)..<(appendedRow + 14)]) == Self.littleEndian(Self.referenceCRC32C(appended)))
+    }
 }
 
 /// Counts a transaction's runs.
