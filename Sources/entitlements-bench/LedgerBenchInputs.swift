@@ -1,5 +1,8 @@
 import EntitlementKit
+import EntitlementKitAppStore
+import EntitlementKitGooglePlay
 import EntitlementKitLedger
+import EntitlementKitStripe
 import EntitlementKitTesting
 import Foundation
 
@@ -31,32 +34,38 @@ struct LedgerBenchInputs {
         let purchase = Self.start + Int64(renewal) * Self.day
         let signed = purchase + 60_000
         let transaction = JSONValue.object([
-            "transactionId": .string(renewal == 0 ? original : "\(original)r\(renewal)"),
-            "originalTransactionId": .string(original), "bundleId": .string(Self.bundleId),
-            "productId": .string("com.acme.trails.pro.monthly"), "purchaseDate": .integer(purchase),
-            "originalPurchaseDate": .integer(Self.start), "expiresDate": .integer(purchase + Self.day),
-            "quantity": .integer(1), "type": .string("Auto-Renewable Subscription"),
-            "inAppOwnershipType": .string("PURCHASED"), "signedDate": .integer(signed),
-            "environment": .string("Production"), "transactionReason": .string(renewal == 0 ? "PURCHASE" : "RENEWAL"),
-            "storefront": .string("USA"), "appAccountToken": .string(Self.uuid(run: run, thread)),
+            AppStoreField.transactionId: .string(renewal == 0 ? original : "\(original)r\(renewal)"),
+            AppStoreField.originalTransactionId: .string(original), AppStoreField.bundleId: .string(Self.bundleId),
+            AppStoreField.productId: .string("com.acme.trails.pro.monthly"),
+            AppStoreField.purchaseDate: .integer(purchase),
+            AppStoreField.originalPurchaseDate: .integer(Self.start),
+            AppStoreField.expiresDate: .integer(purchase + Self.day),
+            AppStoreField.quantity: .integer(1), AppStoreField.type: .string("Auto-Renewable Subscription"),
+            AppStoreField.inAppOwnershipType: .string("PURCHASED"), AppStoreField.signedDate: .integer(signed),
+            AppStoreField.environment: .string("Production"),
+            AppStoreField.transactionReason: .string(renewal == 0 ? "PURCHASE" : "RENEWAL"),
+            AppStoreField.storefront: .string("USA"),
+            AppStoreField.appAccountToken: .string(Self.uuid(run: run, thread)),
         ])
         let renewalInfo = JSONValue.object([
-            "originalTransactionId": .string(original), "productId": .string("com.acme.trails.pro.monthly"),
-            "autoRenewProductId": .string("com.acme.trails.pro.monthly"), "autoRenewStatus": .integer(1),
-            "recentSubscriptionStartDate": .integer(Self.start), "signedDate": .integer(signed),
-            "environment": .string("Production"),
+            AppStoreField.originalTransactionId: .string(original),
+            AppStoreField.productId: .string("com.acme.trails.pro.monthly"),
+            AppStoreField.autoRenewProductId: .string("com.acme.trails.pro.monthly"),
+            AppStoreField.autoRenewStatus: .integer(1),
+            AppStoreField.recentSubscriptionStartDate: .integer(Self.start), AppStoreField.signedDate: .integer(signed),
+            AppStoreField.environment: .string("Production"),
         ])
         let payload = JSONValue.object([
-            "notificationType": .string(renewal == 0 ? "SUBSCRIBED" : "DID_RENEW"),
-            "notificationUUID": .string(Self.uuid(run: run, thread * 10_000 + renewal)),
-            "data": .object([
-                "bundleId": .string(Self.bundleId), "environment": .string("Production"),
-                "signedTransactionInfo": .string(signer.sign(transaction)),
-                "signedRenewalInfo": .string(signer.sign(renewalInfo)),
+            AppStoreField.notificationType: .string(renewal == 0 ? "SUBSCRIBED" : "DID_RENEW"),
+            AppStoreField.notificationUUID: .string(Self.uuid(run: run, thread * 10_000 + renewal)),
+            AppStoreField.data: .object([
+                AppStoreField.bundleId: .string(Self.bundleId), AppStoreField.environment: .string("Production"),
+                AppStoreField.signedTransactionInfo: .string(signer.sign(transaction)),
+                AppStoreField.signedRenewalInfo: .string(signer.sign(renewalInfo)),
             ]),
-            "version": .string("2.0"), "signedDate": .integer(signed),
+            AppStoreField.version: .string("2.0"), AppStoreField.signedDate: .integer(signed),
         ])
-        let body = JSONValue.object(["signedPayload": .string(signer.sign(payload))])
+        let body = JSONValue.object([AppStoreField.signedPayload: .string(signer.sign(payload))])
         return LedgerNotification(
             source: .appStore, body: Data(body.compactText.utf8), receivedAt: Self.date(signed))
     }
@@ -65,16 +74,19 @@ struct LedgerBenchInputs {
     func playDocument(thread: Int, renewal: Int) -> LedgerDocument {
         let expiry = Self.start + Int64(renewal + 1) * 30 * Self.day
         let purchase = JSONValue.object([
-            "kind": .string("androidpublisher#subscriptionPurchaseV2"),
-            "subscriptionState": .string("SUBSCRIPTION_STATE_ACTIVE"),
-            "startTime": .string(RFC3339.string(from: Self.date(Self.start))),
-            "lineItems": .array([
+            GooglePlayField.kind: .string("androidpublisher#subscriptionPurchaseV2"),
+            GooglePlayField.subscriptionState: .string("SUBSCRIPTION_STATE_ACTIVE"),
+            GooglePlayField.startTime: .string(RFC3339.string(from: Self.date(Self.start))),
+            GooglePlayField.lineItems: .array([
                 .object([
-                    "productId": .string("trails_pro"), "expiryTime": .string(RFC3339.string(from: Self.date(expiry))),
-                    "autoRenewingPlan": .object(["autoRenewEnabled": .bool(true)]),
+                    GooglePlayField.productId: .string("trails_pro"),
+                    GooglePlayField.expiryTime: .string(RFC3339.string(from: Self.date(expiry))),
+                    GooglePlayField.autoRenewingPlan: .object([GooglePlayField.autoRenewEnabled: .bool(true)]),
                 ])
             ]),
-            "externalAccountIdentifiers": .object(["obfuscatedExternalAccountId": .string("acct-\(run)-\(thread)")]),
+            GooglePlayField.externalAccountIdentifiers: .object([
+                GooglePlayField.obfuscatedExternalAccountId: .string("acct-\(run)-\(thread)")
+            ]),
         ])
         return LedgerDocument(
             source: .googlePlay, body: Data(purchase.compactText.utf8), purchaseToken: "token-\(run)-\(thread)",
@@ -86,21 +98,25 @@ struct LedgerBenchInputs {
     func stripeDocument(thread: Int, renewal: Int) -> LedgerDocument {
         let periodStart = (Self.start + Int64(renewal) * 30 * Self.day) / 1000
         let subscription = JSONValue.object([
-            "id": .string("sub_\(run)\(thread)"), "object": .string("subscription"), "status": .string("active"),
-            "livemode": .bool(true), "created": .integer(Self.start / 1000), "start_date": .integer(Self.start / 1000),
-            "customer": .string("cus_\(run)\(thread)"),
-            "metadata": .object(["app_user_id": .string("web-\(run)-\(thread)")]),
-            "items": .object([
-                "object": .string("list"), "has_more": .bool(false), "url": .string("/v1/subscription_items"),
-                "data": .array([
+            StripeField.id: .string("sub_\(run)\(thread)"), StripeField.object: .string("subscription"),
+            StripeField.status: .string("active"),
+            StripeField.livemode: .bool(true), StripeField.created: .integer(Self.start / 1000),
+            StripeField.startDate: .integer(Self.start / 1000),
+            StripeField.customer: .string("cus_\(run)\(thread)"),
+            StripeField.metadata: .object(["app_user_id": .string("web-\(run)-\(thread)")]),
+            StripeField.items: .object([
+                StripeField.object: .string("list"), StripeField.hasMore: .bool(false),
+                StripeField.url: .string("/v1/subscription_items"),
+                StripeField.data: .array([
                     .object([
-                        "id": .string("si_\(run)\(thread)"), "object": .string("subscription_item"),
-                        "price": .object([
-                            "id": .string("price_pro"), "object": .string("price"), "product": .string("prod_Pro"),
-                            "lookup_key": .null,
+                        StripeField.id: .string("si_\(run)\(thread)"), StripeField.object: .string("subscription_item"),
+                        StripeField.price: .object([
+                            StripeField.id: .string("price_pro"), StripeField.object: .string("price"),
+                            StripeField.product: .string("prod_Pro"),
+                            StripeField.lookupKey: .null,
                         ]),
-                        "current_period_start": .integer(periodStart),
-                        "current_period_end": .integer(periodStart + 30 * Self.day / 1000),
+                        StripeField.currentPeriodStart: .integer(periodStart),
+                        StripeField.currentPeriodEnd: .integer(periodStart + 30 * Self.day / 1000),
                     ])
                 ]),
             ]),

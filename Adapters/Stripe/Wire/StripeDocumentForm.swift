@@ -20,32 +20,32 @@ enum StripeDocumentForm: Sendable, Hashable {
 
     /// The combined object's containers, in candidate order, each with the `object` its elements must have.
     static let containers: [(key: String, object: String)] = [
-        ("subscriptions", "subscription"), ("checkoutSessions", "checkout.session"), ("charges", "charge"),
-        ("events", "event"),
+        (Field.subscriptions, "subscription"), (Field.checkoutSessions, "checkout.session"), (Field.charges, "charge"),
+        (Field.events, "event"),
     ]
 
     /// What ``FormatDetector`` looks for first: `object`, or a container of the combined object.
-    static let markers = FormatMarkers(memberNames: Set(["object"] + containers.map(\.key)))
+    static let markers = FormatMarkers(memberNames: Set([Field.object] + containers.map(\.key)))
 
     /// The form of `document` when its shape is unambiguous, else `nil`.
     static func recognized(_ document: JSONValue) -> StripeDocumentForm? {
         guard case .object(let members) = document else { return nil }
-        if let object = members["object"] {
+        if let object = members[Field.object] {
             guard case .string(let kind) = object else { return nil }
             switch kind {
             case "subscription": return .subscription
             case "checkout.session": return .checkoutSession
             case "event": return .event
             case "list":
-                guard case .array(let elements)? = members["data"] else { return nil }
+                guard case .array(let elements)? = members[Field.data] else { return nil }
                 // An empty list names no kind of object (Qonversion's v4 lists share the envelope): it is
                 // Stripe's when its `url` is under Stripe's `/v1/`.
                 if elements.isEmpty {
-                    guard case .string(let url)? = members["url"], url.hasPrefix("/v1/") else { return nil }
+                    guard case .string(let url)? = members[Field.url], url.hasPrefix("/v1/") else { return nil }
                     return .list
                 }
                 let allRead = elements.allSatisfy { element in
-                    guard case .string(let kind)? = element["object"] else { return false }
+                    guard case .string(let kind)? = element[Field.object] else { return false }
                     return kind == "subscription" || kind == "checkout.session"
                 }
                 return allRead ? .list : nil
@@ -58,12 +58,12 @@ enum StripeDocumentForm: Sendable, Hashable {
             switch container {
             case .array(let array): elements = array
             case .object:
-                guard case .array(let data)? = container["data"] else { return nil }
+                guard case .array(let data)? = container[Field.data] else { return nil }
                 elements = data
             default: continue
             }
             guard let first = elements.first else { continue }
-            guard case .string(let kind)? = first["object"] else { return nil }
+            guard case .string(let kind)? = first[Field.object] else { return nil }
             return containers.contains { $0.object == kind } ? .combined : nil
         }
         return nil
@@ -74,7 +74,7 @@ enum StripeDocumentForm: Sendable, Hashable {
     /// this adapter does not read (a Customer, an Invoice) are refused by name.
     static func assumed(_ document: JSONNode) throws(DocumentError) -> StripeDocumentForm {
         guard document.kind == .object else { throw notStripe(document) }
-        if let objectNode = document.member("object") {
+        if let objectNode = document.member(Field.object) {
             let kind = try objectNode.string()
             switch kind {
             case "subscription": return .subscription

@@ -23,7 +23,7 @@ struct StripeWireReader: Sendable {
         case .list:
             var fetched = FetchedIds()
             for element in try document.stripeListData() {
-                switch try element.required("object").string() {
+                switch try element.required(Field.object).string() {
                 case "subscription":
                     let subscription = try subscription(element)
                     try fetched.insert(subscription.id, at: element)
@@ -33,7 +33,7 @@ struct StripeWireReader: Sendable {
                     try fetched.insert(session.id, at: element)
                     objects.sessions.append(session)
                 default:
-                    let object = try element.required("object")
+                    let object = try element.required(Field.object)
                     throw DocumentError(
                         kind: .unrecognizedFormat, path: object.path, offending: object.value,
                         reason: "is not read in a list: every element must be a subscription or a checkout.session")
@@ -45,16 +45,13 @@ struct StripeWireReader: Sendable {
             switch event.carried {
             case .subscription: objects.subscriptions = [try subscription(event.object)]
             case .checkoutSession: objects.sessions = [try session(event.object)]
-            case .charge:
+            case .charge, .unread:
                 throw DocumentError(
-                    kind: .unrecognizedFormat, path: document.path.appending("type"), offending: .string(event.type),
-                    reason:
-                        "carries a Charge alone, which names no product: pass it with its checkout session in the combined object"
-                )
-            case .unread:
-                throw DocumentError(
-                    kind: .unrecognizedFormat, path: document.path.appending("type"), offending: .string(event.type),
-                    reason: "is not an event type this adapter reads (customer.subscription.*, checkout.session.*)")
+                    kind: .unrecognizedFormat, path: document.path.appending(Field.type),
+                    offending: .string(event.type),
+                    reason: event.carried == .charge
+                        ? "carries a Charge alone, which names no product: pass it with its checkout session in the combined object"
+                        : "is not an event type this adapter reads (customer.subscription.*, checkout.session.*)")
             }
         case .combined:
             objects = try combined(document)
@@ -67,23 +64,23 @@ struct StripeWireReader: Sendable {
     private func combined(_ document: JSONNode) throws(DocumentError) -> StripeObjects {
         var objects = StripeObjects()
         var fetched = FetchedIds()
-        for element in try document.stripeContainer("subscriptions", of: "subscription") {
+        for element in try document.stripeContainer(Field.subscriptions, of: "subscription") {
             let subscription = try subscription(element)
             try fetched.insert(subscription.id, at: element)
             objects.subscriptions.append(subscription)
         }
-        for element in try document.stripeContainer("checkoutSessions", of: "checkout.session") {
+        for element in try document.stripeContainer(Field.checkoutSessions, of: "checkout.session") {
             let session = try session(element)
             try fetched.insert(session.id, at: element)
             objects.sessions.append(session)
         }
-        for element in try document.stripeContainer("charges", of: "charge") {
+        for element in try document.stripeContainer(Field.charges, of: "charge") {
             objects.charges.append(try charge(element))
         }
 
         var subscriptionFold = EventFold<StripeSubscription>()
         var sessionFold = EventFold<StripeCheckoutSession>()
-        for (position, element) in try document.stripeContainer("events", of: "event").enumerated() {
+        for (position, element) in try document.stripeContainer(Field.events, of: "event").enumerated() {
             let event = try event(element)
             switch event.carried {
             case .subscription:
@@ -112,33 +109,33 @@ struct StripeWireReader: Sendable {
     /// own, or the subscription's in API versions before 2025-03-31.basil).
     func subscription(_ node: JSONNode) throws(DocumentError) -> StripeSubscription {
         try node.expectObject("subscription")
-        let id = try node.required("id").nonEmptyString()
-        let statusText = try node.required("status").string()
+        let id = try node.required(Field.id).nonEmptyString()
+        let statusText = try node.required(Field.status).string()
         let status = StripeSubscriptionStatus(wire: statusText)
-        let livemode = try node.required("livemode").bool()
-        let created = try node.required("created").stripeTimestamp()
-        let cancelAtPeriodEnd = try node.optional("cancel_at_period_end")?.bool() ?? false
-        let cancellationReason = try node.optional("cancellation_details")?.optional("reason")?.identifier()
-        let pause = try node.optional("pause_collection")
+        let livemode = try node.required(Field.livemode).bool()
+        let created = try node.required(Field.created).stripeTimestamp()
+        let cancelAtPeriodEnd = try node.optional(Field.cancelAtPeriodEnd)?.bool() ?? false
+        let cancellationReason = try node.optional(Field.cancellationDetails)?.optional(Field.reason)?.identifier()
+        let pause = try node.optional(Field.pauseCollection)
         if let pause { _ = try pause.members() }
-        let items = try node.required("items").stripeListData().map { (item) throws(DocumentError) in
+        let items = try node.required(Field.items).stripeListData().map { (item) throws(DocumentError) in
             try subscriptionItem(item)
         }
         let subscription = StripeSubscription(
             id: id, status: status, livemode: livemode, created: created,
-            startDate: try node.timestamp("start_date"),
-            currentPeriodStart: try node.timestamp("current_period_start"),
-            currentPeriodEnd: try node.timestamp("current_period_end"),
-            cancelAt: try node.timestamp("cancel_at"),
-            canceledAt: try node.timestamp("canceled_at"),
-            endedAt: try node.timestamp("ended_at"),
-            trialStart: try node.timestamp("trial_start"),
-            trialEnd: try node.timestamp("trial_end"),
+            startDate: try node.timestamp(Field.startDate),
+            currentPeriodStart: try node.timestamp(Field.currentPeriodStart),
+            currentPeriodEnd: try node.timestamp(Field.currentPeriodEnd),
+            cancelAt: try node.timestamp(Field.cancelAt),
+            canceledAt: try node.timestamp(Field.canceledAt),
+            endedAt: try node.timestamp(Field.endedAt),
+            trialStart: try node.timestamp(Field.trialStart),
+            trialEnd: try node.timestamp(Field.trialEnd),
             cancelAtPeriodEnd: cancelAtPeriodEnd,
             cancellationReason: cancellationReason,
             collectionPaused: pause != nil,
-            customer: try node.optional("customer")?.stripeReference(),
-            latestInvoice: try node.optional("latest_invoice")?.stripeReference(),
+            customer: try node.optional(Field.customer)?.stripeReference(),
+            latestInvoice: try node.optional(Field.latestInvoice)?.stripeReference(),
             appUserId: try metadataOffer(node),
             items: items)
         // In a status that grants access, the period end is what ends it: without one the item would read
@@ -149,15 +146,15 @@ struct StripeWireReader: Sendable {
             }) {
                 throw DocumentError(
                     kind: .missingField,
-                    path: node.path.appending("items").appending("data").appending(index: index)
-                        .appending("current_period_end"),
+                    path: node.path.appending(Field.items).appending(Field.data).appending(index: index)
+                        .appending(Field.currentPeriodEnd),
                     reason:
                         "is required (on the item, or on the subscription before API 2025-03-31.basil) while the subscription is \(statusText)"
                 )
             }
             if items.isEmpty && subscription.currentPeriodEnd == nil {
                 throw DocumentError(
-                    kind: .missingField, path: node.path.appending("current_period_end"),
+                    kind: .missingField, path: node.path.appending(Field.currentPeriodEnd),
                     reason: "is required while the subscription is \(statusText)")
             }
         }
@@ -166,19 +163,19 @@ struct StripeWireReader: Sendable {
 
     private func subscriptionItem(_ node: JSONNode) throws(DocumentError) -> StripeSubscriptionItem {
         StripeSubscriptionItem(
-            price: try price(node.required("price")),
-            currentPeriodStart: try node.timestamp("current_period_start"),
-            currentPeriodEnd: try node.timestamp("current_period_end"))
+            price: try price(node.required(Field.price)),
+            currentPeriodStart: try node.timestamp(Field.currentPeriodStart),
+            currentPeriodEnd: try node.timestamp(Field.currentPeriodEnd))
     }
 
     private func price(_ node: JSONNode) throws(DocumentError) -> StripePrice {
         _ = try node.members()
-        let id = try node.required("id").nonEmptyString()
-        let lookupKey = try node.optional("lookup_key")?.identifier()
-        let product = try node.required("product")
+        let id = try node.required(Field.id).nonEmptyString()
+        let lookupKey = try node.optional(Field.lookupKey)?.identifier()
+        let product = try node.required(Field.product)
         let productId: String
         if product.kind == .object {
-            productId = try product.required("id").nonEmptyString()
+            productId = try product.required(Field.id).nonEmptyString()
         } else {
             productId = try product.nonEmptyString()
         }
@@ -188,20 +185,20 @@ struct StripeWireReader: Sendable {
     /// A Checkout Session; in `payment` mode it must carry its `line_items` (expanded).
     func session(_ node: JSONNode) throws(DocumentError) -> StripeCheckoutSession {
         try node.expectObject("checkout.session")
-        let id = try node.required("id").nonEmptyString()
-        let livemode = try node.required("livemode").bool()
-        let created = try node.required("created").stripeTimestamp()
-        let mode = try node.required("mode").string()
-        let status = try node.optional("status")?.string()
+        let id = try node.required(Field.id).nonEmptyString()
+        let livemode = try node.required(Field.livemode).bool()
+        let created = try node.required(Field.created).stripeTimestamp()
+        let mode = try node.required(Field.mode).string()
+        let status = try node.optional(Field.status)?.string()
         let paymentStatus =
             mode == "payment"
-            ? try node.required("payment_status").string() : try node.optional("payment_status")?.string()
-        let clientReference = try node.optional("client_reference_id")?.identifier()
+            ? try node.required(Field.paymentStatus).string() : try node.optional(Field.paymentStatus)?.string()
+        let clientReference = try node.optional(Field.clientReferenceId)?.identifier()
         var paymentIntentId: String?
         var latestCharge: StripeCharge?
-        if let intent = try node.optional("payment_intent") {
+        if let intent = try node.optional(Field.paymentIntent) {
             paymentIntentId = try intent.stripeReference()
-            if intent.kind == .object, let charge = try intent.optional("latest_charge") {
+            if intent.kind == .object, let charge = try intent.optional(Field.latestCharge) {
                 if charge.kind == .object {
                     latestCharge = try self.charge(charge)
                 } else {
@@ -211,20 +208,20 @@ struct StripeWireReader: Sendable {
         }
         var lineItems: [StripePrice] = []
         if mode == "payment" {
-            guard let list = try node.optional("line_items") else {
+            guard let list = try node.optional(Field.lineItems) else {
                 throw DocumentError(
-                    kind: .missingField, path: node.path.appending("line_items"),
+                    kind: .missingField, path: node.path.appending(Field.lineItems),
                     reason:
                         "is required in payment mode: retrieve the session with expand[]=line_items (webhook payloads do not carry it)"
                 )
             }
             lineItems = try list.stripeListData().map { (item) throws(DocumentError) in
-                try price(item.required("price"))
+                try price(item.required(Field.price))
             }
         }
         return StripeCheckoutSession(
             id: id, livemode: livemode, created: created, mode: mode, status: status, paymentStatus: paymentStatus,
-            customer: try node.optional("customer")?.stripeReference(),
+            customer: try node.optional(Field.customer)?.stripeReference(),
             appUserId: try metadataOffer(node) ?? clientReference,
             paymentIntentId: paymentIntentId, latestCharge: latestCharge, lineItems: lineItems)
     }
@@ -232,29 +229,29 @@ struct StripeWireReader: Sendable {
     /// A Charge: whether it is fully refunded, and when.
     func charge(_ node: JSONNode) throws(DocumentError) -> StripeCharge {
         try node.expectObject("charge")
-        let id = try node.required("id").nonEmptyString()
-        let refunded = try node.required("refunded").bool()
-        _ = try node.optional("amount_refunded")?.integer()
-        let refundDates = try node.optional("refunds")?.stripeListData().map { (refund) throws(DocumentError) in
-            try refund.required("created").stripeTimestamp()
+        let id = try node.required(Field.id).nonEmptyString()
+        let refunded = try node.required(Field.refunded).bool()
+        _ = try node.optional(Field.amountRefunded)?.integer()
+        let refundDates = try node.optional(Field.refunds)?.stripeListData().map { (refund) throws(DocumentError) in
+            try refund.required(Field.created).stripeTimestamp()
         }
         return StripeCharge(
-            id: id, livemode: try node.optional("livemode")?.bool(), refunded: refunded,
-            paymentIntentId: try node.optional("payment_intent")?.stripeReference(), refundDates: refundDates ?? [])
+            id: id, livemode: try node.optional(Field.livemode)?.bool(), refunded: refunded,
+            paymentIntentId: try node.optional(Field.paymentIntent)?.stripeReference(), refundDates: refundDates ?? [])
     }
 
     /// An Event's envelope. Its `type` decides the object it must carry, and the object's `livemode` must be
     /// the event's.
     func event(_ node: JSONNode) throws(DocumentError) -> StripeEvent {
         try node.expectObject("event")
-        let id = try node.required("id").nonEmptyString()
-        let type = try node.required("type").string()
-        let created = try node.required("created").stripeTimestamp()
-        let livemode = try node.required("livemode").bool()
-        _ = try node.optional("api_version")?.string()
-        let data = try node.required("data")
-        if let previous = try data.optional("previous_attributes") { _ = try previous.members() }
-        let object = try data.required("object")
+        let id = try node.required(Field.id).nonEmptyString()
+        let type = try node.required(Field.type).string()
+        let created = try node.required(Field.created).stripeTimestamp()
+        let livemode = try node.required(Field.livemode).bool()
+        _ = try node.optional(Field.apiVersion)?.string()
+        let data = try node.required(Field.data)
+        if let previous = try data.optional(Field.previousAttributes) { _ = try previous.members() }
+        let object = try data.required(Field.object)
         _ = try object.members()
         let event = StripeEvent(id: id, type: type, created: created, livemode: livemode, object: object)
         let expected: String
@@ -264,13 +261,13 @@ struct StripeWireReader: Sendable {
         case .charge: expected = "charge"
         case .unread: return event
         }
-        let kind = try object.required("object")
+        let kind = try object.required(Field.object)
         guard try kind.string() == expected else {
             throw DocumentError(
                 kind: .inconsistent, path: kind.path, offending: kind.value,
                 reason: "does not match the event type \(DocumentError.quoted(type)), which carries a \(expected)")
         }
-        if let objectLivemode = try object.optional("livemode"), try objectLivemode.bool() != livemode {
+        if let objectLivemode = try object.optional(Field.livemode), try objectLivemode.bool() != livemode {
             throw DocumentError(
                 kind: .inconsistent, path: objectLivemode.path, offending: objectLivemode.value,
                 reason: "differs from the event's livemode")
@@ -281,7 +278,7 @@ struct StripeWireReader: Sendable {
     /// `metadata[K]` when a non-empty string; `metadata` must be an object (or null), `metadata[K]` a string
     /// (or null).
     private func metadataOffer(_ node: JSONNode) throws(DocumentError) -> String? {
-        guard let metadata = try node.optional("metadata") else { return nil }
+        guard let metadata = try node.optional(Field.metadata) else { return nil }
         return try metadata.optional(appUserIdKey)?.identifier()
     }
 }
@@ -293,7 +290,7 @@ private struct FetchedIds {
 
     mutating func insert(_ id: String, at node: JSONNode) throws(DocumentError) {
         guard ids.insert(id).inserted else {
-            let idNode = node.member("id") ?? node
+            let idNode = node.member(Field.id) ?? node
             throw DocumentError(
                 kind: .inconsistent, path: idNode.path, offending: idNode.value,
                 reason: "appears twice among the fetched objects: which state is newer cannot be known")
@@ -302,7 +299,7 @@ private struct FetchedIds {
 
     func refuseFetched(_ id: String, at node: JSONNode) throws(DocumentError) {
         guard ids.contains(id) else { return }
-        let idNode = node.member("id") ?? node
+        let idNode = node.member(Field.id) ?? node
         throw DocumentError(
             kind: .inconsistent, path: idNode.path, offending: idNode.value,
             reason: "is both a fetched object and in events: which state is newer cannot be known")
@@ -355,10 +352,10 @@ extension JSONNode {
     /// list is refused: a missing page could hold the object that decides access.
     func stripeListData() throws(DocumentError) -> [JSONNode] {
         guard kind == .object else { throw typeMismatch("a Stripe list object") }
-        let object = try required("object")
+        let object = try required(Field.object)
         guard try object.string() == "list" else { throw object.invalid("must be \"list\"") }
-        let data = try required("data").elements()
-        let hasMore = try required("has_more")
+        let data = try required(Field.data).elements()
+        let hasMore = try required(Field.hasMore)
         if try hasMore.bool() {
             throw hasMore.invalid("says the list is partial: fetch every page and pass them together")
         }
@@ -377,7 +374,7 @@ extension JSONNode {
         }
         for element in elements {
             _ = try element.members()
-            _ = try element.required("object")
+            _ = try element.required(Field.object)
             try element.expectObject(kind)
         }
         return elements
@@ -387,7 +384,7 @@ extension JSONNode {
     /// the kind is what says the element is read).
     fileprivate func expectObject(_ kind: String) throws(DocumentError) {
         _ = try members()
-        guard let object = try optional("object") else { return }
+        guard let object = try optional(Field.object) else { return }
         guard try object.string() == kind else {
             throw DocumentError(
                 kind: .unrecognizedFormat, path: object.path, offending: object.value,
@@ -404,7 +401,7 @@ extension JSONNode {
     /// An expandable reference: an id string, or the expanded object's `id`.
     fileprivate func stripeReference() throws(DocumentError) -> String? {
         switch value {
-        case .object: return try required("id").identifier()
+        case .object: return try required(Field.id).identifier()
         default: return try identifier()
         }
     }
