@@ -15,9 +15,10 @@ import Foundation
 /// fresh ledger; CPU time, not wall time, because the machine is shared.
 enum LedgerBench {
     /// What a run measures: everything, only the long thread against the many short ones, only the
-    /// in-memory rates (for profiling the ledger's own work without disk or child processes), or only the
-    /// table of the stores' rates.
-    enum Scope { case all, threads, inMemory, stores }
+    /// in-memory rates (for profiling the ledger's own work without disk or child processes), only the
+    /// table of the stores' rates, or only Play and Stripe into the batched directory store (for profiling
+    /// the store's own work).
+    enum Scope { case all, threads, inMemory, stores, directory }
 
     static func report(logMegabytes: Int = 100, rounds: Int = 3, scope: Scope = .all, executable: String)
         async throws
@@ -41,6 +42,9 @@ enum LedgerBench {
             return
         case .inMemory:
             try await inMemoryRates(inputs: inputs, rounds: rounds, store: inMemory)
+            return
+        case .directory:
+            try await directoryRates(inputs: inputs, rounds: rounds, inMemory: inMemory, store: inBatchedDirectory)
             return
         case .all, .stores: break
         }
@@ -135,6 +139,25 @@ enum LedgerBench {
         for (name, batch) in batches(inputs) {
             let memory = try await rate(of: batch, rounds: rounds, root: inputs.signer.rootCertificate, store: store)
             line("| \(name) | \(format(memory)) |")
+        }
+    }
+
+    /// Play and Stripe documents into the in-memory and the batched directory store, no App Store
+    /// notification (their signing would dominate a profile).
+    private static func directoryRates(
+        inputs: LedgerBenchInputs, rounds: Int, inMemory: () throws -> any LedgerStore,
+        store: () throws -> any LedgerStore
+    ) async throws {
+        let root = inputs.signer.rootCertificate
+        line("\n| ledger input | in-memory store, per CPU-second | directory store, synced every 256 | / memory |")
+        line("|---|---|---|---|")
+        for (name, make) in [("Play document", inputs.playDocument), ("Stripe subscription", inputs.stripeDocument)] {
+            let batch = (0..<5_000).map { LedgerInput.document(make($0, 0)) }
+            let memory = try await rate(of: batch, rounds: rounds, root: root, store: inMemory)
+            let directory = try await rate(of: batch, rounds: rounds, root: root, store: store)
+            line(
+                "| \(name), 5,000 threads | \(format(memory)) | \(format(directory)) | "
+                    + "\(String(format: "%.2f", directory / memory)) |")
         }
     }
 

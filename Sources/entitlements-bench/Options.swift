@@ -30,6 +30,8 @@ struct Options {
                            build the entitlements product too: swift build -c release --product entitlements)
           --ledger --ledger-threads  only the long thread against the many short ones
           --ledger --ledger-memory   only the in-memory rates (App Store, Play, Stripe), e.g. under perf record
+          --ledger --ledger-stores   only the table of the stores' rates (in memory, directory, /dev/shm)
+          --ledger --ledger-directory  only Play and Stripe in memory and into the batched directory store
           --import         ledger import-plan on a generated RevenueCat export
         """
 

@@ -24,12 +24,14 @@ do {
             scope = .inMemory
         } else if arguments.count == 2, arguments[1] == "--ledger-stores" {
             scope = .stores
+        } else if arguments.count == 2, arguments[1] == "--ledger-directory" {
+            scope = .directory
         } else if arguments.count == 3, arguments[1] == "--ledger-log-mb", let value = Int(arguments[2]), value > 0 {
             megabytes = value
         } else if arguments.count != 1 {
             throw BenchFailure(
                 "usage: entitlements-bench --ledger [--ledger-log-mb N | --ledger-threads | --ledger-memory "
-                    + "| --ledger-stores]")
+                    + "| --ledger-stores | --ledger-directory]")
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         try await LedgerBench.report(logMegabytes: megabytes, scope: scope, executable: executable)

@@ -100,6 +100,15 @@ final class LedgerLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var status = stat()
+        // The open file still linked is still the log: a compaction renames a new file over it, which
+        // leaves it none. `fstat` gives that and the size without walking the path.
+        if descriptor >= 0, fstat(descriptor, &status) == 0, status.st_nlink > 0 {
+            let size = Int64(status.st_size)
+            if size == end { return .appended([]) }
+            var touched: [LedgerLogRowID] = []
+            let complete = try readRecords(fileSize: size, holdingLock: holdingLock, touched: &touched)
+            return complete ? .appended(touched) : .needsLock
+        }
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw LedgerRefusal(.storage, "the ledger log \(path) is missing or not a file")
         }
