@@ -2,45 +2,45 @@ import Foundation
 
 /// The one writer of the unified form: a snapshot's canonical JSON straight into UTF-8 bytes.
 ///
-/// The keys of the unified form are known, so they are written in their sorted order as literals instead
-/// of being sorted per object, strings are copied whole unless a byte needs an escape, and dates are
-/// formatted from their integer milliseconds. `migrate` spent most of its time in a tree and the generic
-/// writer (issue 12). The trees (``EntitlementSnapshot/jsonValue``, ``Entitlement/jsonValue``, …) are this
-/// writer's text read back, so the schema's keys are listed here alone; `CanonicalEncoderTests` checks that
-/// the generic writer gives the same bytes for them (sorted keys, the same escapes and dates).
+/// The keys of the unified form are known, so they are written in their sorted order, each with the
+/// punctuation around it in one copy, instead of being sorted per object; strings are copied whole unless a
+/// byte needs an escape, and dates are formatted from their integer milliseconds. The writer writes the
+/// compact form only, which is what `migrate` writes per record; the pretty form is that text indented
+/// (``indented(_:)``), so the schema's layout is written once. The trees (``EntitlementSnapshot/jsonValue``,
+/// ``Entitlement/jsonValue``, …) are this writer's text read back; the keys are ``UnifiedSchemaKey``'s, shared
+/// with the reader, and `CanonicalEncoderTests` checks that the generic writer gives the same bytes for them
+/// (sorted keys, the same escapes and dates, the same indentation).
 struct CanonicalJSONEncoder: ~Copyable {
     /// The text written so far.
     private var bytes: ByteSink
-    private let pretty: Bool
-    private var depth = 0
-    /// Whether the container being written has no member yet (no comma before the next).
-    private var isFirstMember = true
 
-    /// - Parameter pretty: two-space indentation and `"key": value`, with a final newline after the
-    ///   top-level value; otherwise one line without spaces.
-    init(pretty: Bool, capacity: Int = 4096) {
-        self.pretty = pretty
+    init(capacity: Int = 4096) {
         bytes = ByteSink(capacity: capacity)
     }
 
     /// The canonical text of `snapshot`.
+    ///
+    /// - Parameter pretty: two-space indentation and `"key": value`, with a final newline after the
+    ///   top-level value; otherwise one line without spaces.
     static func encode(_ snapshot: EntitlementSnapshot, pretty: Bool) -> [UInt8] {
-        var encoder = CanonicalJSONEncoder(pretty: pretty)
-        encoder.writeDocument(snapshot)
-        return encoder.bytes.array
+        var encoder = CanonicalJSONEncoder()
+        encoder.write(snapshot)
+        guard pretty else { return encoder.bytes.array }
+        return Self.indented(encoder.bytes).array
     }
 
     /// The canonical text of `snapshot` as `Data`.
     static func encodeData(_ snapshot: EntitlementSnapshot, pretty: Bool) -> Data {
-        var encoder = CanonicalJSONEncoder(pretty: pretty)
-        encoder.writeDocument(snapshot)
+        var encoder = CanonicalJSONEncoder()
+        encoder.write(snapshot)
         // Room for the line break a JSON Lines writer appends, so that append does not copy the line again.
-        return encoder.bytes.data(spare: 1)
+        guard pretty else { return encoder.bytes.data(spare: 1) }
+        return Self.indented(encoder.bytes).data(spare: 1)
     }
 
     /// The compact text of `snapshot` and a line break: one JSON Lines record, handed over without a copy.
     static func encodeLine(_ snapshot: EntitlementSnapshot) -> Data {
-        var encoder = CanonicalJSONEncoder(pretty: false)
+        var encoder = CanonicalJSONEncoder()
         encoder.write(snapshot)
         encoder.put(0x0A)
         return encoder.bytes.takeData()
@@ -49,7 +49,7 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// What `write` writes, read back as a tree: the unified form's values for callers that build a larger
     /// document around them (cache files, reports).
     static func value(_ write: (inout CanonicalJSONEncoder) -> Void) -> JSONValue {
-        var encoder = CanonicalJSONEncoder(pretty: false)
+        var encoder = CanonicalJSONEncoder()
         write(&encoder)
         do {
             return try JSONValue.parse(encoder.bytes.data)
@@ -59,186 +59,163 @@ struct CanonicalJSONEncoder: ~Copyable {
         }
     }
 
-    private mutating func writeDocument(_ snapshot: EntitlementSnapshot) {
-        write(snapshot)
-        if pretty { put(0x0A) }
-    }
-
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
     mutating func write(_ snapshot: EntitlementSnapshot) {
-        beginObject()
-        key("activeEntitlementIds")
-        // The ids sorted once, as positions in the dictionary: `activeEntitlementIds` is the entitlements
-        // filtered, and sorting copies of the entitlements (``EntitlementSnapshot/all``) cost more than
-        // writing them. Each key is its entitlement's id.
+        // The entitlements sorted once by id and copied out of the dictionary once: each read of a
+        // dictionary value copies the whole entitlement, and `activeEntitlementIds` and `entitlements` both
+        // walk them. Each key is its entitlement's id.
         let entitlements = snapshot.entitlements
         var order = Array(entitlements.indices)
         order.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
-        if !order.contains(where: { entitlements.values[$0].isActive }) {
+        let sorted = order.map { entitlements.values[$0] }
+        member(.activeEntitlementIds, first: true)
+        if !sorted.contains(where: \.isActive) {
             raw("[]")
         } else {
-            beginArray()
-            for index in order where entitlements.values[index].isActive {
-                element()
-                string(entitlements.keys[index])
+            var isFirst = true
+            for entitlement in sorted where entitlement.isActive {
+                put(isFirst ? UInt8(ascii: "[") : UInt8(ascii: ","))
+                isFirst = false
+                string(entitlement.id)
             }
-            endArray()
+            put(UInt8(ascii: "]"))
         }
         if let aliases = snapshot.aliases {
             // The one optional member: only a ledger's export and replay state the customer's other ids.
-            key("aliases")
-            if aliases.isEmpty {
-                raw("[]")
-            } else {
-                beginArray()
-                for alias in aliases {
-                    element()
-                    string(alias)
-                }
-                endArray()
-            }
+            member(.aliases)
+            array(aliases) { $0.string($1) }
         }
-        key("appUserId")
+        member(.appUserId)
         string(snapshot.appUserId)
-        key("entitlements")
-        if order.isEmpty {
+        member(.entitlements)
+        if sorted.isEmpty {
             raw("{}")
         } else {
-            beginObject()
-            for index in order {
-                dynamicKey(entitlements.keys[index])
-                write(entitlements.values[index])
+            var isFirst = true
+            for entitlement in sorted {
+                put(isFirst ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                isFirst = false
+                string(entitlement.id)
+                put(UInt8(ascii: ":"))
+                write(entitlement)
             }
-            endObject()
+            put(UInt8(ascii: "}"))
         }
-        key("evaluatedAt")
+        member(.evaluatedAt)
         date(snapshot.evaluatedAt)
-        key("firstSeen")
+        member(.firstSeen)
         date(snapshot.firstSeen)
-        key("managementUrl")
+        member(.managementUrl)
         string(snapshot.managementURL?.absoluteString)
-        key("nonSubscriptionTransactions")
-        write(snapshot.nonSubscriptionTransactions)
-        key("originalAppUserId")
+        member(.nonSubscriptionTransactions)
+        array(snapshot.nonSubscriptionTransactions) { $0.write($1) }
+        member(.originalAppUserId)
         string(snapshot.originalAppUserId)
-        key("originalApplicationVersion")
+        member(.originalApplicationVersion)
         string(snapshot.originalApplicationVersion)
-        key("originalPurchaseDate")
+        member(.originalPurchaseDate)
         date(snapshot.originalPurchaseDate)
-        key("provider")
+        member(.provider)
         string(snapshot.provider.rawValue)
-        key("requestDate")
+        member(.requestDate)
         date(snapshot.requestDate)
-        key("schemaVersion")
+        member(.schemaVersion)
         integer(Int64(EntitlementSnapshot.schemaVersion))
-        key("verification")
+        member(.verification)
         string(snapshot.verification.rawValue)
-        endObject()
+        put(UInt8(ascii: "}"))
     }
 
     mutating func write(_ entitlement: Entitlement) {
-        beginObject()
-        key("billingIssueDetectedAt")
+        member(.billingIssueDetectedAt, first: true)
         date(entitlement.billingIssueDetectedAt)
-        key("cancellationReason")
+        member(.cancellationReason)
         string(entitlement.cancellationReason?.canonicalRawValue)
-        key("cancellationReasonRaw")
+        member(.cancellationReasonRaw)
         string(entitlement.cancellationReasonRaw)
-        key("denial")
+        member(.denial)
         if let denial = entitlement.denial { write(denial) } else { raw("null") }
-        key("expirationDate")
+        member(.expirationDate)
         date(entitlement.expirationDate)
-        key("firstPurchaseDate")
+        member(.firstPurchaseDate)
         date(entitlement.firstPurchaseDate)
-        key("gracePeriodExpirationDate")
+        member(.gracePeriodExpirationDate)
         date(entitlement.gracePeriodExpirationDate)
-        key("grantType")
+        member(.grantType)
         string(entitlement.grantType.canonicalRawValue)
-        key("id")
+        member(.id)
         string(entitlement.id)
-        key("isActive")
+        member(.isActive)
         bool(entitlement.isActive)
-        key("isSandbox")
+        member(.isSandbox)
         bool(entitlement.isSandbox)
-        key("lastActivatedOfferCode")
+        member(.lastActivatedOfferCode)
         string(entitlement.lastActivatedOfferCode)
-        key("latestPurchaseDate")
+        member(.latestPurchaseDate)
         date(entitlement.latestPurchaseDate)
-        key("originalPurchaseDate")
+        member(.originalPurchaseDate)
         date(entitlement.originalPurchaseDate)
-        key("ownershipType")
+        member(.ownershipType)
         string(entitlement.ownershipType.canonicalRawValue)
-        key("periodType")
+        member(.periodType)
         string(entitlement.periodType.canonicalRawValue)
-        key("productId")
+        member(.productId)
         string(entitlement.productId)
-        key("productPlanId")
+        member(.productPlanId)
         string(entitlement.productPlanId)
-        key("refundedAt")
+        member(.refundedAt)
         date(entitlement.refundedAt)
-        key("renewState")
+        member(.renewState)
         string(entitlement.renewState.canonicalRawValue)
-        key("renewsCount")
+        member(.renewsCount)
         if let count = entitlement.renewsCount { integer(Int64(count)) } else { raw("null") }
-        key("store")
+        member(.store)
         string(entitlement.store.canonicalRawValue)
-        key("storeRaw")
+        member(.storeRaw)
         string(entitlement.storeRaw)
-        key("transactions")
-        write(entitlement.transactions)
-        key("trialStartDate")
+        member(.transactions)
+        array(entitlement.transactions) { $0.write($1) }
+        member(.trialStartDate)
         date(entitlement.trialStartDate)
-        key("unsubscribeDetectedAt")
+        member(.unsubscribeDetectedAt)
         date(entitlement.unsubscribeDetectedAt)
-        key("willRenew")
+        member(.willRenew)
         bool(entitlement.willRenew)
-        endObject()
+        put(UInt8(ascii: "}"))
     }
 
     mutating func write(_ denial: Denial) {
-        beginObject()
-        key("code")
+        member(.code, first: true)
         string(denial.code.canonicalRawValue)
-        key("raw")
+        member(.raw)
         string(denial.raw)
-        endObject()
-    }
-
-    private mutating func write(_ transactions: [Transaction]) {
-        guard !transactions.isEmpty else { return raw("[]") }
-        beginArray()
-        for transaction in transactions {
-            element()
-            write(transaction)
-        }
-        endArray()
+        put(UInt8(ascii: "}"))
     }
 
     mutating func write(_ transaction: Transaction) {
-        beginObject()
-        key("environment")
+        member(.environment, first: true)
         string(transaction.environment.canonicalRawValue)
-        key("expirationDate")
+        member(.expirationDate)
         date(transaction.expirationDate)
-        key("offerCode")
+        member(.offerCode)
         string(transaction.offerCode)
-        key("originalTransactionId")
+        member(.originalTransactionId)
         string(transaction.originalTransactionId)
-        key("ownershipType")
+        member(.ownershipType)
         string(transaction.ownershipType.canonicalRawValue)
-        key("productId")
+        member(.productId)
         string(transaction.productId)
-        key("revocationDate")
+        member(.revocationDate)
         date(transaction.revocationDate)
-        key("store")
+        member(.store)
         string(transaction.store.canonicalRawValue)
-        key("transactionDate")
+        member(.transactionDate)
         date(transaction.transactionDate)
-        key("transactionId")
+        member(.transactionId)
         string(transaction.transactionId)
-        key("type")
+        member(.type)
         string(transaction.type.canonicalRawValue)
-        endObject()
+        put(UInt8(ascii: "}"))
     }
 
     // MARK: Structure
@@ -262,98 +239,98 @@ struct CanonicalJSONEncoder: ~Copyable {
         commit(1)
     }
 
-    private mutating func beginObject() {
-        put(UInt8(ascii: "{"))
-        depth += 1
-        isFirstMember = true
+    /// `{"key":` for an object's first member (`first`), else `,"key":`: the key with its punctuation in one
+    /// reservation.
+    @inline(__always)
+    private mutating func member(_ key: UnifiedSchemaKey, first: Bool = false) {
+        let length = key.name.utf8CodeUnitCount
+        let start = reserve(length + 4)
+        start[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+        start[1] = UInt8(ascii: "\"")
+        (start + 2).update(from: key.name.utf8Start, count: length)
+        start[length + 2] = UInt8(ascii: "\"")
+        start[length + 3] = UInt8(ascii: ":")
+        commit(length + 4)
     }
 
-    private mutating func endObject() {
-        depth -= 1
-        if pretty { newline() }
-        put(UInt8(ascii: "}"))
-        isFirstMember = false
-    }
-
-    private mutating func beginArray() {
-        put(UInt8(ascii: "["))
-        depth += 1
-        isFirstMember = true
-    }
-
-    private mutating func endArray() {
-        depth -= 1
-        if pretty { newline() }
+    /// `elements` as a JSON array, each written by `write`.
+    private mutating func array<Element>(
+        _ elements: [Element], _ write: (inout CanonicalJSONEncoder, Element) -> Void
+    ) {
+        guard !elements.isEmpty else { return raw("[]") }
+        for index in elements.indices {
+            put(index == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+            write(&self, elements[index])
+        }
         put(UInt8(ascii: "]"))
-        isFirstMember = false
-    }
-
-    private mutating func separator() {
-        if !isFirstMember { put(UInt8(ascii: ",")) }
-        isFirstMember = false
-        if pretty { newline() }
-    }
-
-    private mutating func element() {
-        separator()
-    }
-
-    /// A key of the unified form: plain ASCII that needs no escaping. Written in one reservation, with
-    /// the separator before it.
-    private mutating func key(_ name: StaticString) {
-        let length = name.utf8CodeUnitCount
-        let start = reserve(length + 6 + 2 * depth)
-        var cursor = start
-        if !isFirstMember {
-            cursor.pointee = UInt8(ascii: ",")
-            cursor += 1
-        }
-        isFirstMember = false
-        if pretty { cursor = newline(at: cursor) }
-        cursor.pointee = UInt8(ascii: "\"")
-        (cursor + 1).update(from: name.utf8Start, count: length)
-        cursor += length + 1
-        cursor[0] = UInt8(ascii: "\"")
-        cursor[1] = UInt8(ascii: ":")
-        cursor += 2
-        if pretty {
-            cursor.pointee = UInt8(ascii: " ")
-            cursor += 1
-        }
-        commit(cursor - start)
-    }
-
-    /// A line break and the indentation of `depth` at `cursor` (room reserved by the caller); the end.
-    private func newline(at cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        cursor.pointee = 0x0A
-        (cursor + 1).update(repeating: 0x20, count: 2 * depth)
-        return cursor + 1 + 2 * depth
-    }
-
-    /// A key that comes from the data (an entitlement id).
-    private mutating func dynamicKey(_ name: String) {
-        separator()
-        string(name)
-        if pretty {
-            put(UInt8(ascii: ":"))
-            put(UInt8(ascii: " "))
-        } else {
-            put(UInt8(ascii: ":"))
-        }
-    }
-
-    private mutating func newline() {
-        put(0x0A)
-        for _ in 0..<depth {
-            put(0x20)
-            put(0x20)
-        }
     }
 
     private mutating func raw(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         reserve(length).update(from: text.utf8Start, count: length)
         commit(length)
+    }
+
+    /// The pretty form of the compact text `compact`: two-space indentation, `"key": value`, empty
+    /// containers as `[]` and `{}`, and a final newline. Bytes inside strings are copied as they are.
+    private static func indented(_ compact: borrowing ByteSink) -> ByteSink {
+        let text = UnsafeBufferPointer(start: compact.base, count: compact.count)
+        var output = ByteSink(capacity: compact.count * 2 + 64)
+        var depth = 0
+        var inString = false
+        var escaped = false
+        func newline(_ output: inout ByteSink, _ depth: Int) {
+            output.append(0x0A)
+            for _ in 0..<depth {
+                output.append(0x20)
+                output.append(0x20)
+            }
+        }
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            index += 1
+            if inString {
+                output.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                output.append(byte)
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                output.append(byte)
+                if index < text.count, text[index] == byte + 2 {
+                    // `{}` and `[]`: an empty container stays on its line.
+                    output.append(text[index])
+                    index += 1
+                } else {
+                    depth += 1
+                    newline(&output, depth)
+                }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline(&output, depth)
+                output.append(byte)
+            case UInt8(ascii: ","):
+                output.append(byte)
+                newline(&output, depth)
+            case UInt8(ascii: ":"):
+                output.append(byte)
+                output.append(0x20)
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(0x0A)
+        return output
     }
 
     // MARK: Values
@@ -375,55 +352,69 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// A JSON string: the escapes the canonical writer uses (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`,
     /// `\u00XX` in lowercase for other control characters), every other byte copied as it is.
     private mutating func string(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most strings (ids, enum values) need no escape: copied with their quotes in one reservation.
-            if !Self.needsEscape(utf8) {
-                let start = reserve(utf8.count + 2)
-                start.pointee = UInt8(ascii: "\"")
-                if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
-                start[utf8.count + 1] = UInt8(ascii: "\"")
-                commit(utf8.count + 2)
-                return
-            }
-            put(UInt8(ascii: "\""))
-            var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                escape(byte)
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            put(UInt8(ascii: "\""))
+        // Native strings lend their bytes without the copy `withUTF8` needs (it is mutating).
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { string(utf8: $0) }
+        if written == nil {
+            var text = text
+            text.withUTF8 { string(utf8: $0) }
         }
     }
 
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        // Most strings (ids, enum values) need no escape: copied with their quotes in one reservation.
+        if !Self.needsEscape(utf8) {
+            let start = reserve(utf8.count + 2)
+            start.pointee = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
+            start[utf8.count + 1] = UInt8(ascii: "\"")
+            commit(utf8.count + 2)
+            return
+        }
+        put(UInt8(ascii: "\""))
+        var start = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            escape(byte)
+            start = index + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        put(UInt8(ascii: "\""))
+    }
+
     /// Whether `utf8` holds a byte the canonical writer escapes (`"`, `\\`, a control character); eight
-    /// bytes at a time.
+    /// bytes at a time, the last eight overlapping the word before, and a shorter string as one word
+    /// padded with a byte that needs no escape.
     private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return false }
+        let count = utf8.count
+        guard count >= 8 else {
+            var word = 0x4141_4141_4141_4141 as UInt64
+            withUnsafeMutableBytes(of: &word) { padded in
+                for index in 0..<count { padded[index] = base[index] }
+            }
+            return marksEscape(word)
+        }
         let raw = UnsafeRawPointer(base)
         var index = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            // Per byte: zero after the xor (a quote or a backslash), or below 0x20 (high bit clear only).
-            let marked =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if marked & high != 0 { return true }
+        while index + 8 <= count {
+            if marksEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
             index += 8
         }
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            index += 1
-        }
-        return false
+        return index < count && marksEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// Whether one of the eight bytes of `word` may need an escape: exact for every byte up to the first
+    /// that does (a borrow can mark bytes after it, which only sends the string to the exact loop).
+    @inline(__always)
+    private static func marksEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        // Per byte: zero after the xor (a quote or a backslash), or below 0x20 (high bit clear only).
+        let marked = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return marked & 0x8080_8080_8080_8080 != 0
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -13,16 +13,16 @@ public struct UnifiedSnapshotAdapter: EntitlementAdapter {
     public var provider: ProviderID { .unified }
 
     /// `schemaVersion`.
-    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: ["schemaVersion"]) }
+    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: [UnifiedSchemaKey.schemaVersion.text]) }
 
     /// An object with a `schemaVersion` member.
     public func recognizes(_ document: JSONValue) -> Bool {
-        document["schemaVersion"] != nil
+        document[UnifiedSchemaKey.schemaVersion.text] != nil
     }
 
     /// ``recognizes(_:)-(JSONValue)`` read in place.
     public func recognizes(_ document: JSONNode) -> Bool {
-        document.has("schemaVersion")
+        document.has(UnifiedSchemaKey.schemaVersion.text)
     }
 
     /// Decodes the snapshot and judges it at `instant`; its `provider` stays the one it was made by.

@@ -18,7 +18,7 @@ extension EntitlementSnapshot {
     /// (no expiration date, or `evaluatedAt` at or before it) — only the backend's flag can have said so,
     /// and the document does not say why: `{"code": "unknown", "raw": null}`.
     public init(json root: JSONNode) throws(DocumentError) {
-        let versionNode = try root.required("schemaVersion")
+        let versionNode = try root.required(.schemaVersion)
         let version = try versionNode.integer()
         guard Self.readableSchemaVersions.contains(version) else {
             throw versionNode.invalid(
@@ -29,40 +29,41 @@ extension EntitlementSnapshot {
         // version there is a mix-up of versions, refused like any contradiction; in 3 every key is
         // required, as always.
         let schema = SchemaKeys(version: version)
-        let providerNode = try root.required("provider")
+        let providerNode = try root.required(.provider)
         guard let provider = try providerNode.identifier() else {
             throw providerNode.invalid("must name the adapter that made the snapshot")
         }
-        let evaluatedAt = try root.required("evaluatedAt").date()
+        let evaluatedAt = try root.required(.evaluatedAt).date()
         let verification = try schema.verification(in: root)
         var entitlements: [Entitlement] = []
-        for (key, node) in try root.required("entitlements").members() {
+        for (key, node) in try root.required(.entitlements).members() {
             let entitlement = try Entitlement(json: node, evaluatedAt: evaluatedAt, schema: schema)
             guard entitlement.id == key else {
                 throw DocumentError(
-                    kind: .inconsistent, path: node.path.appending("id"), value: JSONWriter.quoted(entitlement.id),
+                    kind: .inconsistent, path: node.path.appending(UnifiedSchemaKey.id.text),
+                    value: JSONWriter.quoted(entitlement.id),
                     reason: "differs from the entitlement's key \(JSONPath.quotedKey(key))")
             }
             entitlements.append(entitlement)
         }
         self.init(
             provider: ProviderID(rawValue: provider),
-            appUserId: try root.nullable("appUserId")?.string(),
-            originalAppUserId: try root.nullable("originalAppUserId")?.string(),
-            requestDate: try root.nullable("requestDate")?.date(),
+            appUserId: try root.nullable(.appUserId)?.string(),
+            originalAppUserId: try root.nullable(.originalAppUserId)?.string(),
+            requestDate: try root.nullable(.requestDate)?.date(),
             evaluatedAt: evaluatedAt,
             verification: verification,
-            firstSeen: try root.nullable("firstSeen")?.date(),
-            managementURL: try root.nullable("managementUrl")?.absoluteURL(),
-            originalApplicationVersion: try root.nullable("originalApplicationVersion")?.string(),
-            originalPurchaseDate: try root.nullable("originalPurchaseDate")?.date(),
+            firstSeen: try root.nullable(.firstSeen)?.date(),
+            managementURL: try root.nullable(.managementUrl)?.absoluteURL(),
+            originalApplicationVersion: try root.nullable(.originalApplicationVersion)?.string(),
+            originalPurchaseDate: try root.nullable(.originalPurchaseDate)?.date(),
             entitlements: entitlements,
-            nonSubscriptionTransactions: try root.required("nonSubscriptionTransactions").elements().map {
+            nonSubscriptionTransactions: try root.required(.nonSubscriptionTransactions).elements().map {
                 (node) throws(DocumentError) in try Transaction(json: node)
             }
         )
         aliases = try schema.aliases(in: root, appUserId: appUserId)
-        let listed = try root.required("activeEntitlementIds")
+        let listed = try root.required(.activeEntitlementIds)
         let listedIds = try listed.elements().map { (node) throws(DocumentError) in try node.string() }
         guard listedIds.sorted() == activeEntitlementIds.sorted() else {
             throw DocumentError(
@@ -95,40 +96,40 @@ extension Entitlement {
     fileprivate init(json node: JSONNode, evaluatedAt: Date, schema: SchemaKeys) throws(DocumentError) {
         let (cancellationReason, cancellationReasonRaw) = try schema.cancellationReason(in: node)
         self.init(
-            id: try node.required("id").string(),
-            productId: try node.nullable("productId")?.string(),
-            productPlanId: try node.nullable("productPlanId")?.string(),
-            renewState: RenewState(canonicalRawValue: try node.required("renewState").string()),
-            periodType: PeriodType(canonicalRawValue: try node.required("periodType").string()),
-            store: Store(canonicalRawValue: try node.required("store").string()),
-            storeRaw: try node.nullable("storeRaw")?.string(),
-            isSandbox: try node.required("isSandbox").bool(),
-            grantType: GrantType(canonicalRawValue: try node.required("grantType").string()),
-            ownershipType: OwnershipType(canonicalRawValue: try node.required("ownershipType").string()),
-            originalPurchaseDate: try node.nullable("originalPurchaseDate")?.date(),
-            firstPurchaseDate: try node.nullable("firstPurchaseDate")?.date(),
-            latestPurchaseDate: try node.nullable("latestPurchaseDate")?.date(),
-            trialStartDate: try node.nullable("trialStartDate")?.date(),
-            expirationDate: try node.nullable("expirationDate")?.date(),
-            gracePeriodExpirationDate: try node.nullable("gracePeriodExpirationDate")?.date(),
-            unsubscribeDetectedAt: try node.nullable("unsubscribeDetectedAt")?.date(),
-            billingIssueDetectedAt: try node.nullable("billingIssueDetectedAt")?.date(),
-            refundedAt: try node.nullable("refundedAt")?.date(),
+            id: try node.required(.id).string(),
+            productId: try node.nullable(.productId)?.string(),
+            productPlanId: try node.nullable(.productPlanId)?.string(),
+            renewState: RenewState(canonicalRawValue: try node.required(.renewState).string()),
+            periodType: PeriodType(canonicalRawValue: try node.required(.periodType).string()),
+            store: Store(canonicalRawValue: try node.required(.store).string()),
+            storeRaw: try node.nullable(.storeRaw)?.string(),
+            isSandbox: try node.required(.isSandbox).bool(),
+            grantType: GrantType(canonicalRawValue: try node.required(.grantType).string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.required(.ownershipType).string()),
+            originalPurchaseDate: try node.nullable(.originalPurchaseDate)?.date(),
+            firstPurchaseDate: try node.nullable(.firstPurchaseDate)?.date(),
+            latestPurchaseDate: try node.nullable(.latestPurchaseDate)?.date(),
+            trialStartDate: try node.nullable(.trialStartDate)?.date(),
+            expirationDate: try node.nullable(.expirationDate)?.date(),
+            gracePeriodExpirationDate: try node.nullable(.gracePeriodExpirationDate)?.date(),
+            unsubscribeDetectedAt: try node.nullable(.unsubscribeDetectedAt)?.date(),
+            billingIssueDetectedAt: try node.nullable(.billingIssueDetectedAt)?.date(),
+            refundedAt: try node.nullable(.refundedAt)?.date(),
             cancellationReason: cancellationReason,
             cancellationReasonRaw: cancellationReasonRaw,
-            renewsCount: try node.nullable("renewsCount").map { (count) throws(DocumentError) -> Int in
+            renewsCount: try node.nullable(.renewsCount).map { (count) throws(DocumentError) -> Int in
                 let value = try count.integer()
                 guard value >= 0, value <= Int64(Int32.max) else { throw count.invalid("is not a count") }
                 return Int(value)
             },
-            lastActivatedOfferCode: try node.nullable("lastActivatedOfferCode")?.string(),
-            transactions: try node.required("transactions").elements().map { (node) throws(DocumentError) in
+            lastActivatedOfferCode: try node.nullable(.lastActivatedOfferCode)?.string(),
+            transactions: try node.required(.transactions).elements().map { (node) throws(DocumentError) in
                 try Transaction(json: node)
             },
             denial: try schema.denial(in: node),
             at: evaluatedAt
         )
-        let active = try node.required("isActive")
+        let active = try node.required(.isActive)
         let datesGrantAccess = Self.isActive(expirationDate: expirationDate, denial: nil, at: evaluatedAt)
         if try active.bool() {
             if let denial {
@@ -153,7 +154,7 @@ extension Entitlement {
             // document written before schema 3 does not say why.
             denial = Denial(.unknown)
         }
-        let willRenewNode = try node.required("willRenew")
+        let willRenewNode = try node.required(.willRenew)
         guard try willRenewNode.bool() == willRenew else {
             throw DocumentError(
                 kind: .inconsistent, path: willRenewNode.path, offending: willRenewNode.value,
@@ -166,17 +167,17 @@ extension Transaction {
     /// Reads one transaction in the unified JSON form.
     public init(json node: JSONNode) throws(DocumentError) {
         self.init(
-            transactionId: try node.nullable("transactionId")?.string(),
-            originalTransactionId: try node.nullable("originalTransactionId")?.string(),
-            productId: try node.nullable("productId")?.string(),
-            type: TransactionType(canonicalRawValue: try node.required("type").string()),
-            transactionDate: try node.nullable("transactionDate")?.date(),
-            expirationDate: try node.nullable("expirationDate")?.date(),
-            revocationDate: try node.nullable("revocationDate")?.date(),
-            environment: Environment(canonicalRawValue: try node.required("environment").string()),
-            ownershipType: OwnershipType(canonicalRawValue: try node.required("ownershipType").string()),
-            offerCode: try node.nullable("offerCode")?.string(),
-            store: Store(canonicalRawValue: try node.required("store").string())
+            transactionId: try node.nullable(.transactionId)?.string(),
+            originalTransactionId: try node.nullable(.originalTransactionId)?.string(),
+            productId: try node.nullable(.productId)?.string(),
+            type: TransactionType(canonicalRawValue: try node.required(.type).string()),
+            transactionDate: try node.nullable(.transactionDate)?.date(),
+            expirationDate: try node.nullable(.expirationDate)?.date(),
+            revocationDate: try node.nullable(.revocationDate)?.date(),
+            environment: Environment(canonicalRawValue: try node.required(.environment).string()),
+            ownershipType: OwnershipType(canonicalRawValue: try node.required(.ownershipType).string()),
+            offerCode: try node.nullable(.offerCode)?.string(),
+            store: Store(canonicalRawValue: try node.required(.store).string())
         )
     }
 }
@@ -189,14 +190,14 @@ private struct SchemaKeys {
     /// reader then infers a denial from `isActive`).
     func denial(in entitlement: JSONNode) throws(DocumentError) -> Denial? {
         guard version >= 3 else {
-            try refuse("denial", in: entitlement, since: 3)
+            try refuse(.denial, in: entitlement, since: 3)
             return nil
         }
-        guard let node = try entitlement.nullable("denial") else { return nil }
+        guard let node = try entitlement.nullable(.denial) else { return nil }
         // A code this version does not list keeps its spelling (written back as `unknown`); it denies all
         // the same.
         return Denial(
-            Denial.Code(rawValue: try node.required("code").string()), raw: try node.nullable("raw")?.string())
+            Denial.Code(rawValue: try node.required(.code).string()), raw: try node.nullable(.raw)?.string())
     }
 
     /// `aliases`: optional from 3 (absent or `null` reads as `nil`), a schema 3 key in 1 and 2. Strings sorted by
@@ -204,10 +205,10 @@ private struct SchemaKeys {
     /// same bytes and a join on aliases never finds one id twice.
     func aliases(in root: JSONNode, appUserId: String?) throws(DocumentError) -> [String]? {
         guard version >= 3 else {
-            try refuse("aliases", in: root, since: 3)
+            try refuse(.aliases, in: root, since: 3)
             return nil
         }
-        guard let node = try root.optional("aliases") else { return nil }
+        guard let node = try root.optional(.aliases) else { return nil }
         var aliases: [String] = []
         for element in try node.elements() {
             let alias = try element.string()
@@ -230,10 +231,10 @@ private struct SchemaKeys {
     /// `verification`: required from 2; absent in 1, where it reads as `notRequested`.
     func verification(in root: JSONNode) throws(DocumentError) -> SnapshotVerification {
         guard version >= 2 else {
-            try refuse("verification", in: root, since: 2)
+            try refuse(.verification, in: root, since: 2)
             return .notRequested
         }
-        let node = try root.required("verification")
+        let node = try root.required(.verification)
         let text = try node.string()
         guard let verification = SnapshotVerification(rawValue: text) else {
             // Not an open enumeration: a snapshot claiming a verification this version cannot name must not
@@ -247,16 +248,16 @@ private struct SchemaKeys {
     /// `cancellationReason` and `cancellationReasonRaw`: required (nullable) from 2; absent in 1 (`null`).
     func cancellationReason(in entitlement: JSONNode) throws(DocumentError) -> (CancellationReason?, String?) {
         guard version >= 2 else {
-            try refuse("cancellationReason", in: entitlement, since: 2)
-            try refuse("cancellationReasonRaw", in: entitlement, since: 2)
+            try refuse(.cancellationReason, in: entitlement, since: 2)
+            try refuse(.cancellationReasonRaw, in: entitlement, since: 2)
             return (nil, nil)
         }
-        let reason = try entitlement.nullable("cancellationReason")?.string()
-        let raw = try entitlement.nullable("cancellationReasonRaw")?.string()
+        let reason = try entitlement.nullable(.cancellationReason)?.string()
+        let raw = try entitlement.nullable(.cancellationReasonRaw)?.string()
         return (reason.map(CancellationReason.init(canonicalRawValue:)), raw)
     }
 
-    private func refuse(_ key: String, in node: JSONNode, since schema: Int) throws(DocumentError) {
+    private func refuse(_ key: UnifiedSchemaKey, in node: JSONNode, since schema: Int) throws(DocumentError) {
         if let member = node.member(key) {
             throw DocumentError(
                 kind: .inconsistent, path: member.path, offending: member.value,
@@ -265,13 +266,27 @@ private struct SchemaKeys {
     }
 }
 
+// The unified form's members are named by `UnifiedSchemaKey`, the names its writer writes.
 extension JSONNode {
+    fileprivate func required(_ key: UnifiedSchemaKey) throws(DocumentError) -> JSONNode {
+        try required(key.text)
+    }
+
+    fileprivate func optional(_ key: UnifiedSchemaKey) throws(DocumentError) -> JSONNode? {
+        try optional(key.text)
+    }
+
+    fileprivate func member(_ key: UnifiedSchemaKey) -> JSONNode? {
+        member(key.text)
+    }
+
     /// The member `key`, which must be present but may be `null` (then `nil`).
-    fileprivate func nullable(_ key: String) throws(DocumentError) -> JSONNode? {
+    fileprivate func nullable(_ key: UnifiedSchemaKey) throws(DocumentError) -> JSONNode? {
         let value = try optional(key)
         if value == nil, member(key) == nil {
             throw DocumentError(
-                kind: .missingField, path: path.appending(key), reason: "is required (null when unknown) but missing")
+                kind: .missingField, path: path.appending(key.text),
+                reason: "is required (null when unknown) but missing")
         }
         return value
     }

@@ -85,8 +85,14 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.managementURL = managementURL
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
-        self.entitlements = Dictionary(
-            entitlements.map { ($0.id, $0.evaluated(at: evaluatedAt)) }, uniquingKeysWith: { _, last in last })
+        // Each entitlement moved into the dictionary once, judged in place: a mapped pair per entitlement
+        // and a merge copied every entitlement twice more.
+        var byId = [String: Entitlement](minimumCapacity: entitlements.count)
+        for var entitlement in entitlements {
+            entitlement.evaluatedAt = evaluatedAt
+            byId[entitlement.id] = entitlement
+        }
+        self.entitlements = byId
         self.nonSubscriptionTransactions = nonSubscriptionTransactions
     }
 
