@@ -60,7 +60,7 @@ public struct AdaptyAdapter: EntitlementAdapter {
     /// names what it is, not a generic "unrecognised".
     private func shape(of document: JSONNode) throws(DocumentError) -> AdaptyShape {
         if let shape = AdaptyWireFormat.shape(of: document) { return shape }
-        try document.adaptyRequireObject()
+        try document.requireObject()
         for errorKey in [Field.error, Field.errors, Field.errorCode] {
             if let error = try document.optional(errorKey) {
                 throw DocumentError(
@@ -76,7 +76,7 @@ public struct AdaptyAdapter: EntitlementAdapter {
             )
         }
         if let data = try document.optional(Field.data) {
-            try data.adaptyRequireObject()
+            try data.requireObject()
             throw DocumentError(
                 kind: .unrecognizedFormat, path: data.path,
                 reason:

@@ -216,16 +216,25 @@ import Foundation
         return decodedString(first, in: bytes) == decodedString(second, in: bytes)
     }
 
-    /// Whether two byte runs are equal. Keys are short: up to 24 bytes compare in line, where a call to
-    /// `memcmp` for every key found cost more than the comparison.
-    @inlinable
+    /// Whether two byte runs are equal. Keys are short: up to 24 bytes compare in line, a word at a time
+    /// (the first and last eight bytes overlap for lengths that are not a multiple of eight), where a call
+    /// to `memcmp` for every key found cost more than the comparison.
+    @inlinable @inline(__always)
     static func sameBytes(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard one.count == other.count else { return false }
+        let count = one.count
+        guard count == other.count else { return false }
         guard let first = one.baseAddress, let second = other.baseAddress else { return true }
-        guard one.count <= 24 else { return memcmp(first, second, one.count) == 0 }
-        var difference: UInt8 = 0
-        for offset in 0..<one.count { difference |= first[offset] ^ second[offset] }
-        return difference == 0
+        guard count >= 8 else {
+            var difference: UInt8 = 0
+            for offset in 0..<count { difference |= first[offset] ^ second[offset] }
+            return difference == 0
+        }
+        guard count <= 24 else { return memcmp(first, second, count) == 0 }
+        func word(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        }
+        let middle = count > 16 ? word(first, 8) ^ word(second, 8) : 0
+        return (word(first, 0) ^ word(second, 0)) | (word(first, count - 8) ^ word(second, count - 8)) | middle == 0
     }
 
     /// Whether `one` sorts before `other`, byte by byte (a prefix first).
@@ -250,27 +259,29 @@ import Foundation
     }
 
     @inlinable func member(utf8 name: UnsafeBufferPointer<UInt8>, ofObjectAt index: Int) -> Int? {
-        guard Self.isPlainASCII(name) else { return member(decoded: name, ofObjectAt: index) }
-        let target = UInt64(name.count) << 32
-        let end = index + 1 + Self.offset(of: tape[index])
+        guard name.count < Self.lengthLimit, Self.isPlainASCII(name), let words = tape.baseAddress,
+            let text = bytes.baseAddress
+        else {
+            return member(decoded: name, ofObjectAt: index)
+        }
+        // A plain key's kind and length against the name's in one comparison; a key of any other kind, or
+        // too long for its length field, is compared as a string.
+        let target = Kind.asciiString.rawValue << 60 | UInt64(name.count) << 32
+        let saturated = Kind.asciiString.rawValue << 60 | UInt64(Self.lengthLimit) << 32
+        let end = index + 1 + Self.offset(of: words[index])
         var key = index + 1
         while key < end {
-            let word = tape[key]
-            // An ASCII key's kind and length against the name's in one comparison.
-            if word & 0xFFFF_FFFF_0000_0000 == Kind.asciiString.rawValue << 60 | target {
-                let start = Self.offset(of: word)
-                // The first byte tells most keys of one length apart (`expiration_…`, `transaction_…`).
-                if name.isEmpty || bytes[start] == name[0],
-                    Self.sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<start + name.count]), name)
-                {
+            let word = words[key]
+            let head = word & 0xFFFF_FFFF_0000_0000
+            if head == target {
+                if Self.sameBytes(UnsafeBufferPointer(start: text + Self.offset(of: word), count: name.count), name) {
                     return key + 1
                 }
-            } else if !Self.isASCIIString(word) || Self.storedLength(of: word) == Self.lengthLimit {
-                // Escapes, non-ASCII text or a saturated length: compared as strings.
+            } else if head >> 60 != Kind.asciiString.rawValue || head == saturated {
                 if Self.decodedString(word, in: bytes) == String(decoding: name, as: UTF8.self) { return key + 1 }
             }
-            let value = tape[key + 1]
-            key = Self.isContainer(value) ? key + 2 + Self.offset(of: value) : key + 2
+            let value = words[key + 1]
+            key += Self.isContainer(value) ? 2 + Self.offset(of: value) : 2
         }
         return nil
     }
@@ -287,11 +298,20 @@ import Foundation
         return nil
     }
 
-    /// Whether every byte is below 0x80.
+    /// Whether every byte is below 0x80 (eight bytes at a time).
     @inlinable static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var high: UInt8 = 0
-        for byte in text { high |= byte }
-        return high < 0x80
+        guard let base = text.baseAddress else { return true }
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= text.count {
+            high |= UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < text.count {
+            high |= UInt64(base[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The path of the value at `index`: found by walking down from the root.

@@ -99,9 +99,19 @@ public struct JSONNode: Sendable, Hashable {
 
     /// The member `key` when present and not `null`. Fails when this is not an object.
     @inlinable public func optional(_ key: String) throws(DocumentError) -> JSONNode? {
-        try requireObjectShape()
+        try requireObject()
         guard let node = member(key), !node.isNull else { return nil }
         return node
+    }
+
+    /// The member `key` as an identifier (``identifier()``), `nil` when absent, `null` or empty.
+    package func optionalIdentifier(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.identifier()
+    }
+
+    /// The member `key` as an RFC 3339 date-time string (``date()``), `nil` when absent or `null`.
+    package func optionalDate(_ key: String) throws(DocumentError) -> Date? {
+        try optional(key)?.date()
     }
 
     /// The member `key`; absent or `null` is a `missingField` error.
@@ -148,13 +158,10 @@ public struct JSONNode: Sendable, Hashable {
             key = document.next(after: key + 1)
         }
         let document = document
-        if allPlain {
-            // Plain keys compare by their bytes in place: no strings made to sort them.
-            keys.sort { JSONDocument.precedes(document.text(at: $0), document.text(at: $1)) }
-            return keys.map { (document.string(at: $0), JSONNode(document, $0 + 1)) }
-        }
-        return keys.map { (document.string(at: $0), JSONNode(document, $0 + 1)) }
-            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        // Plain keys compare by their bytes in place: no strings made to sort them.
+        if allPlain { keys.sort { JSONDocument.precedes(document.text(at: $0), document.text(at: $1)) } }
+        let members = keys.map { (key: document.string(at: $0), node: JSONNode(document, $0 + 1)) }
+        return allPlain ? members : members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The elements of an array, in order.
@@ -282,7 +289,8 @@ public struct JSONNode: Sendable, Hashable {
         DocumentError(kind: .invalidValue, path: path, offending: value, reason: reason)
     }
 
-    @inlinable func requireObjectShape() throws(DocumentError) {
+    /// Fails unless this node is an object.
+    @inlinable package func requireObject() throws(DocumentError) {
         guard document.kind(at: index) == .object else { throw typeMismatch("an object") }
     }
 }

@@ -66,6 +66,7 @@ struct JSONTapeBuilder: ~Copyable {
         let container = openContainer()
         let firstKey = openKeys.count
         var keySet: Set<String>?
+        var seenPrints: UInt64 = 0
         defer {
             openKeys.removeSuffix(from: firstKey)
             openFingerprints.removeSuffix(from: firstKey)
@@ -94,7 +95,7 @@ struct JSONTapeBuilder: ~Copyable {
             skipWhitespace()
             steps.append(key)
             try parseValue(depth: depth)
-            if try !insertKey(key, firstKey: firstKey, into: &keySet) {
+            if try !insertKey(key, firstKey: firstKey, into: &keySet, seen: &seenPrints) {
                 let name = JSONDocument.decodedString(tape[key], in: bytes)
                 throw failure("duplicate key \(JSONPath.quotedKey(name)) makes the object ambiguous")
             }
@@ -115,11 +116,12 @@ struct JSONTapeBuilder: ~Copyable {
     /// Adds the key at tape index `key` to the open object's keys; `false` when an equal key is there.
     /// Keys are equal as Swift strings are (canonical equivalence), as the object's dictionary compares them.
     /// Plain ASCII keys are told apart by a fingerprint of their length and first and last bytes, and their
-    /// bytes compared only when the fingerprints agree.
+    /// bytes compared only when the fingerprints agree. `seen` has a bit per fingerprint seen in the object
+    /// (all bits once a key without one is there): a key whose bit is clear is new without comparing it.
     @inline(__always)
-    private mutating func insertKey(_ key: Int, firstKey: Int, into keySet: inout Set<String>?) throws(DocumentError)
-        -> Bool
-    {
+    private mutating func insertKey(
+        _ key: Int, firstKey: Int, into keySet: inout Set<String>?, seen: inout UInt64
+    ) throws(DocumentError) -> Bool {
         let word = tape[key]
         let print = fingerprint(of: word)
         defer {
@@ -127,6 +129,9 @@ struct JSONTapeBuilder: ~Copyable {
             openFingerprints.append(print)
         }
         if keySet == nil, openKeys.count - firstKey < Self.linearKeyLimit {
+            let bit: UInt64 = print == 0 ? ~0 : 1 << (print >> 58)
+            defer { seen |= bit }
+            if seen & bit == 0 { return true }
             var other = firstKey
             while other < openKeys.count {
                 let otherPrint = openFingerprints[other]

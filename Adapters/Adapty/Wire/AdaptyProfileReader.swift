@@ -9,13 +9,13 @@ import Foundation
 /// reader does not know are ignored; the fields it reads must have the type Adapty's SDKs decode them as.
 enum AdaptyProfileReader {
     static func read(_ root: JSONNode, shape: AdaptyShape) throws(DocumentError) -> AdaptyProfile {
-        try root.adaptyRequireObject()
+        try root.requireObject()
         switch shape {
         case .sdkBackend:
             let data = try root.required(Field.data)
-            try data.adaptyRequireObject()
+            try data.requireObject()
             let attributes = try data.required(Field.attributes)
-            try attributes.adaptyRequireObject()
+            try attributes.requireObject()
             let profile = try read(profile: attributes)
             // The envelope names the profile too; two different ids leave it unclear whose profile this is.
             if let envelopeId = try data.optional(Field.id) {
@@ -31,11 +31,11 @@ enum AdaptyProfileReader {
             return profile
         case .serverV1:
             let data = try root.required(Field.data)
-            try data.adaptyRequireObject()
+            try data.requireObject()
             return try read(profile: data)
         case .bridge, .serverV2:
             guard let success = root.member(Field.success) else { return try read(profile: root) }
-            try success.adaptyRequireObject()
+            try success.requireObject()
             return try read(profile: success)
         }
     }
@@ -67,7 +67,7 @@ enum AdaptyProfileReader {
         }
         return AdaptyProfile(
             profileId: profileId,
-            customerUserId: try node.adaptyIdentifier(Field.customerUserId),
+            customerUserId: try node.optionalIdentifier(Field.customerUserId),
             serverTime: try node.adaptyTimestamp(Field.timestamp),
             accessLevels: accessLevels,
             subscriptions: subscriptions,
@@ -76,7 +76,7 @@ enum AdaptyProfileReader {
     }
 
     static func accessLevel(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptyAccessLevel {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         // iOS trusts the `id` field, Android the key: when both are there they must agree.
         if let idNode = try node.optional(Field.id) {
             let id = try idNode.string()
@@ -93,28 +93,28 @@ enum AdaptyProfileReader {
             throw productNode.invalid("is empty: an access level needs a product")
         }
         let isLifetime = try node.adaptyBool(Field.isLifetime) ?? false
-        let expiresAt = try node.adaptyDate(Field.expiresAt)
+        let expiresAt = try node.optionalDate(Field.expiresAt)
         if isLifetime, expiresAt != nil, let expires = node.member(Field.expiresAt) {
             throw DocumentError(
                 kind: .inconsistent, path: expires.path, offending: expires.value,
                 reason: "contradicts `is_lifetime: true`: a lifetime access level has no expiry")
         }
-        _ = try node.adaptyDate(Field.startsAt)
+        _ = try node.optionalDate(Field.startsAt)
         return AdaptyAccessLevel(
             id: key,
             isActive: try node.required(Field.isActive).bool(),
             vendorProductId: vendorProductId,
-            basePlanId: try node.adaptyIdentifier(Field.basePlanId),
+            basePlanId: try node.optionalIdentifier(Field.basePlanId),
             store: node.adaptyEnumeration(Field.store),
-            activatedAt: try node.adaptyDate(Field.activatedAt),
-            renewedAt: try node.adaptyDate(Field.renewedAt),
+            activatedAt: try node.optionalDate(Field.activatedAt),
+            renewedAt: try node.optionalDate(Field.renewedAt),
             expiresAt: expiresAt,
             isLifetime: isLifetime,
             willRenew: try node.adaptyBool(Field.willRenew),
             isInGracePeriod: try node.adaptyBool(Field.isInGracePeriod) ?? false,
             isRefund: try node.adaptyBool(Field.isRefund) ?? false,
-            unsubscribedAt: try node.adaptyDate(Field.unsubscribedAt),
-            billingIssueDetectedAt: try node.adaptyDate(Field.billingIssueDetectedAt),
+            unsubscribedAt: try node.optionalDate(Field.unsubscribedAt),
+            billingIssueDetectedAt: try node.optionalDate(Field.billingIssueDetectedAt),
             introductoryOffer: node.adaptyEnumerationValue(Field.activeIntroductoryOfferType),
             promotionalOffer: node.adaptyEnumerationValue(Field.activePromotionalOfferType),
             cancellationReason: node.adaptyEnumerationValue(Field.cancellationReason)
@@ -122,39 +122,39 @@ enum AdaptyProfileReader {
     }
 
     static func subscription(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptySubscription {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         for flag in [Field.isActive, Field.isLifetime, Field.willRenew, Field.isInGracePeriod, Field.isRefund] {
             _ = try node.adaptyBool(flag)
         }
         for date in [Field.startsAt, Field.unsubscribedAt, Field.billingIssueDetectedAt] {
-            _ = try node.adaptyDate(date)
+            _ = try node.optionalDate(date)
         }
         return AdaptySubscription(
-            vendorProductId: try node.adaptyIdentifier(Field.vendorProductId) ?? key,
+            vendorProductId: try node.optionalIdentifier(Field.vendorProductId) ?? key,
             store: node.adaptyEnumeration(Field.store),
-            vendorTransactionId: try node.adaptyIdentifier(Field.vendorTransactionId),
-            vendorOriginalTransactionId: try node.adaptyIdentifier(Field.vendorOriginalTransactionId),
-            activatedAt: try node.adaptyDate(Field.activatedAt),
-            renewedAt: try node.adaptyDate(Field.renewedAt),
-            expiresAt: try node.adaptyDate(Field.expiresAt),
+            vendorTransactionId: try node.optionalIdentifier(Field.vendorTransactionId),
+            vendorOriginalTransactionId: try node.optionalIdentifier(Field.vendorOriginalTransactionId),
+            activatedAt: try node.optionalDate(Field.activatedAt),
+            renewedAt: try node.optionalDate(Field.renewedAt),
+            expiresAt: try node.optionalDate(Field.expiresAt),
             isSandbox: try node.adaptyBool(Field.isSandbox)
         )
     }
 
     static func nonSubscription(key: String, _ node: JSONNode) throws(DocumentError) -> AdaptyNonSubscription {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         _ = try node.adaptyBool(Field.isRefund)
-        _ = try node.adaptyIdentifier(Field.purchaseId)
+        _ = try node.optionalIdentifier(Field.purchaseId)
         // `is_one_time` is the key iOS SDKs before 2.4 (2023) wrote for `is_consumable`.
         let isConsumable = try node.adaptyBool(Field.isConsumable) ?? false
         let isOneTime = try node.adaptyBool(Field.isOneTime) ?? false
         return AdaptyNonSubscription(
-            vendorProductId: try node.adaptyIdentifier(Field.vendorProductId) ?? key,
+            vendorProductId: try node.optionalIdentifier(Field.vendorProductId) ?? key,
             productKey: key,
             store: node.adaptyEnumeration(Field.store),
-            vendorTransactionId: try node.adaptyIdentifier(Field.vendorTransactionId),
-            vendorOriginalTransactionId: try node.adaptyIdentifier(Field.vendorOriginalTransactionId),
-            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            vendorTransactionId: try node.optionalIdentifier(Field.vendorTransactionId),
+            vendorOriginalTransactionId: try node.optionalIdentifier(Field.vendorOriginalTransactionId),
+            purchasedAt: try node.optionalDate(Field.purchasedAt),
             isSandbox: try node.adaptyBool(Field.isSandbox),
             isConsumable: isConsumable || isOneTime
         )

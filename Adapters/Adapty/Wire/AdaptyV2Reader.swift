@@ -6,9 +6,9 @@ import Foundation
 /// with `store_*` key names and no `is_active`, `is_lifetime` or `will_renew`.
 enum AdaptyV2Reader {
     static func read(_ root: JSONNode) throws(DocumentError) -> AdaptyV2Profile {
-        try root.adaptyRequireObject()
+        try root.requireObject()
         let data = try root.required(Field.data)
-        try data.adaptyRequireObject()
+        try data.requireObject()
         let profileIdNode = try data.required(Field.profileId)
         guard let profileId = try profileIdNode.identifier() else {
             throw profileIdNode.invalid("is empty: a profile needs an id")
@@ -41,7 +41,7 @@ enum AdaptyV2Reader {
         }
         return AdaptyV2Profile(
             profileId: profileId,
-            customerUserId: try data.adaptyIdentifier(Field.customerUserId),
+            customerUserId: try data.optionalIdentifier(Field.customerUserId),
             serverTime: try data.adaptyTimestamp(Field.timestamp),
             accessLevels: accessLevels,
             subscriptions: subscriptions,
@@ -50,73 +50,73 @@ enum AdaptyV2Reader {
     }
 
     static func accessLevel(_ node: JSONNode) throws(DocumentError) -> AdaptyV2AccessLevel {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         let idNode = try node.required(Field.accessLevelId)
         guard let id = try idNode.identifier() else { throw idNode.invalid("is empty: an access level needs an id") }
         let productNode = try node.required(Field.storeProductId)
         guard let productId = try productNode.identifier() else {
             throw productNode.invalid("is empty: an access level needs a product")
         }
-        _ = try node.adaptyDate(Field.startsAt)
-        _ = try node.adaptyIdentifier(Field.storeOriginalTransactionId)
+        _ = try node.optionalDate(Field.startsAt)
+        _ = try node.optionalIdentifier(Field.storeOriginalTransactionId)
         return AdaptyV2AccessLevel(
             id: id,
             idPath: idNode.path,
             store: node.adaptyEnumeration(Field.store),
             storeProductId: productId,
-            storeBasePlanId: try node.adaptyIdentifier(Field.storeBasePlanId),
-            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
+            storeBasePlanId: try node.optionalIdentifier(Field.storeBasePlanId),
+            storeTransactionId: try node.optionalIdentifier(Field.storeTransactionId),
             offer: offer(node.member(Field.offer)),
             environment: node.adaptyEnumeration(Field.environment),
-            purchasedAt: try node.adaptyDate(Field.purchasedAt),
-            originallyPurchasedAt: try node.adaptyDate(Field.originallyPurchasedAt),
-            expiresAt: try node.adaptyDate(Field.expiresAt),
+            purchasedAt: try node.optionalDate(Field.purchasedAt),
+            originallyPurchasedAt: try node.optionalDate(Field.originallyPurchasedAt),
+            expiresAt: try node.optionalDate(Field.expiresAt),
             renewalCancelledAt: try renewalCancelledAt(node),
-            billingIssueDetectedAt: try node.adaptyDate(Field.billingIssueDetectedAt),
+            billingIssueDetectedAt: try node.optionalDate(Field.billingIssueDetectedAt),
             isInGracePeriod: try node.adaptyBool(Field.isInGracePeriod) ?? false,
-            gracePeriodExpiresAt: try node.adaptyDate(Field.gracePeriodExpiresAt),
+            gracePeriodExpiresAt: try node.optionalDate(Field.gracePeriodExpiresAt),
             cancellationReason: node.adaptyEnumerationValue(Field.cancellationReason)
         )
     }
 
     static func subscription(_ node: JSONNode) throws(DocumentError) -> AdaptyV2Subscription {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         _ = try node.adaptyBool(Field.isInGracePeriod)
         _ = try node.adaptyBool(Field.isFamilyShared)
-        _ = try node.adaptyDate(Field.billingIssueDetectedAt)
+        _ = try node.optionalDate(Field.billingIssueDetectedAt)
         _ = try renewalCancelledAt(node)
         return AdaptyV2Subscription(
             store: node.adaptyEnumeration(Field.store),
             environment: node.adaptyEnumeration(Field.environment),
-            storeProductId: try node.adaptyIdentifier(Field.storeProductId),
-            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
-            storeOriginalTransactionId: try node.adaptyIdentifier(Field.storeOriginalTransactionId),
-            purchasedAt: try node.adaptyDate(Field.purchasedAt),
-            originallyPurchasedAt: try node.adaptyDate(Field.originallyPurchasedAt),
-            expiresAt: try node.adaptyDate(Field.expiresAt),
-            refundedAt: try node.adaptyDate(Field.refundedAt),
-            gracePeriodExpiresAt: try node.adaptyDate(Field.gracePeriodExpiresAt)
+            storeProductId: try node.optionalIdentifier(Field.storeProductId),
+            storeTransactionId: try node.optionalIdentifier(Field.storeTransactionId),
+            storeOriginalTransactionId: try node.optionalIdentifier(Field.storeOriginalTransactionId),
+            purchasedAt: try node.optionalDate(Field.purchasedAt),
+            originallyPurchasedAt: try node.optionalDate(Field.originallyPurchasedAt),
+            expiresAt: try node.optionalDate(Field.expiresAt),
+            refundedAt: try node.optionalDate(Field.refundedAt),
+            gracePeriodExpiresAt: try node.optionalDate(Field.gracePeriodExpiresAt)
         )
     }
 
     static func nonSubscription(_ node: JSONNode) throws(DocumentError) -> AdaptyV2NonSubscription {
-        try node.adaptyRequireObject()
+        try node.requireObject()
         _ = try node.adaptyBool(Field.isRefund)
         return AdaptyV2NonSubscription(
             store: node.adaptyEnumeration(Field.store),
             environment: node.adaptyEnumeration(Field.environment),
-            storeProductId: try node.adaptyIdentifier(Field.storeProductId),
-            storeTransactionId: try node.adaptyIdentifier(Field.storeTransactionId),
-            storeOriginalTransactionId: try node.adaptyIdentifier(Field.storeOriginalTransactionId),
-            purchasedAt: try node.adaptyDate(Field.purchasedAt),
+            storeProductId: try node.optionalIdentifier(Field.storeProductId),
+            storeTransactionId: try node.optionalIdentifier(Field.storeTransactionId),
+            storeOriginalTransactionId: try node.optionalIdentifier(Field.storeOriginalTransactionId),
+            purchasedAt: try node.optionalDate(Field.purchasedAt),
             isConsumable: try node.adaptyBool(Field.isConsumable) ?? false
         )
     }
 
     /// `renewal_cancelled_at`; the docs' field table spells it `renew_cancelled_at`, read as well.
     static func renewalCancelledAt(_ node: JSONNode) throws(DocumentError) -> Date? {
-        let spelled = try node.adaptyDate(Field.renewalCancelledAt)
-        let tableSpelling = try node.adaptyDate(Field.renewCancelledAt)
+        let spelled = try node.optionalDate(Field.renewalCancelledAt)
+        let tableSpelling = try node.optionalDate(Field.renewCancelledAt)
         return spelled ?? tableSpelling
     }
 

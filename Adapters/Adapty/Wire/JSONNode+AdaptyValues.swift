@@ -8,21 +8,6 @@ import Foundation
 // contract's rule asks only whether the value is sent (offer types, `cancellation_reason`) — as sent.
 
 extension JSONNode {
-    /// Fails unless this node is an object.
-    func adaptyRequireObject() throws(DocumentError) {
-        guard kind == .object else { throw typeMismatch("an object") }
-    }
-
-    /// The member `key` as a string, `nil` when absent or `null`.
-    func adaptyString(_ key: String) throws(DocumentError) -> String? {
-        try optional(key)?.string()
-    }
-
-    /// The member `key` as an identifier: `nil` when absent, `null` or empty.
-    func adaptyIdentifier(_ key: String) throws(DocumentError) -> String? {
-        try optional(key)?.identifier()
-    }
-
     /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
     /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
     func adaptyEnumeration(_ key: String) -> String? {
@@ -41,26 +26,16 @@ extension JSONNode {
         try optional(key)?.bool()
     }
 
-    /// The member `key` as an RFC 3339 date (0–6 fractional digits, `Z` or any offset, read as UTC and
-    /// truncated to the millisecond), `nil` when absent or `null`.
-    func adaptyDate(_ key: String) throws(DocumentError) -> Date? {
-        try optional(key)?.date()
-    }
-
     /// A container (`paid_access_levels`, `subscriptions`, `non_subscriptions`) of the object shapes:
     /// an object, or absent / `null` for none. Its members in key order, so reading is deterministic.
     func adaptyObjectContainer(_ key: String) throws(DocumentError) -> [(key: String, node: JSONNode)] {
-        guard let container = try optional(key) else { return [] }
-        var members: [(key: String, node: JSONNode)] = []
-        try container.forEachMember { key, node in members.append((key, node)) }
-        return members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        try optional(key)?.membersInKeyOrder() ?? []
     }
 
     /// A container of server API v2 (`access_levels`, `subscriptions`, `non_subscriptions`): an array,
     /// or absent / `null` for none.
     func adaptyArrayContainer(_ key: String) throws(DocumentError) -> [JSONNode] {
-        guard let container = try optional(key) else { return [] }
-        return try container.elements()
+        try optional(key)?.elements() ?? []
     }
 
     /// `timestamp`: the server's time in milliseconds since 1970. `0` and negative values (the bridge

@@ -48,11 +48,6 @@ extension JSONNode {
         try optional(key)?.stringValue
     }
 
-    /// The member `key` as an identifier, `nil` when absent, `null` or empty.
-    func optionalIdentifier(_ key: String) throws(DocumentError) -> String? {
-        try optional(key)?.identifier()
-    }
-
     /// The member `key` as a store transaction id, `nil` when absent, `null` or empty. Servers answering
     /// in 2023 sent the ids as JSON integers, which both SDKs read: an integer is taken as its decimal
     /// string (`2000000123456789` → `"2000000123456789"`). A fraction, a negative number or any other type is
@@ -79,11 +74,6 @@ extension JSONNode {
         try optional(key)?.dateFromEpochSeconds()
     }
 
-    /// The member `key` as an RFC 3339 date-time string (v4), `nil` when absent or `null`.
-    func optionalISODate(_ key: String) throws(DocumentError) -> Date? {
-        try optional(key)?.date()
-    }
-
     /// The member `key` as a count, `nil` when absent or `null`. At most `Int32.max`, the largest count the
     /// unified form stores, so every accepted response can be stored and read back.
     func optionalCount(_ key: String) throws(DocumentError) -> Int? {
@@ -99,10 +89,5 @@ extension JSONNode {
         guard let node = try optional(key) else { return nil }
         guard node.kind == .object else { throw node.typeMismatch("an object") }
         return node
-    }
-
-    /// Fails unless this node is an object.
-    func requireObject() throws(DocumentError) {
-        guard kind == .object else { throw typeMismatch("an object") }
     }
 }

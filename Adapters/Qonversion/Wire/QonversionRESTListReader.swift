@@ -65,7 +65,7 @@ struct QonversionRESTListReader {
     private func date(_ item: JSONNode, _ key: String) throws(DocumentError) -> Date? {
         switch dateEncoding {
         case .epochSeconds: try item.optionalEpochSeconds(key)
-        case .rfc3339: try item.optionalISODate(key)
+        case .rfc3339: try item.optionalDate(key)
         }
     }
 }
