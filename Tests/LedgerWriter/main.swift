@@ -20,14 +20,21 @@ import Foundation
 //     renamed).
 //   ledger-writer-for-tests DIRECTORY batched [die-at STAGE N]
 //     Either, with a store that syncs in batches (`DirectoryLedgerStore.Syncing.batched`).
+//   ledger-writer-for-tests DIRECTORY compacting [die-at STAGE N]
+//     Either, with a store that compacts its log past 4 KiB, and after each input a 1 KiB row
+//     (`counters`/`padding`) written again, so that compactions come every few inputs.
+// STAGE N: the first time the store reaches STAGE at input N or later (a compaction's stages come only
+// at some inputs; input 0 is the store's opening, where an earlier layout is converted).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let batched = arguments.count > 1 && arguments[1] == "batched"
 if batched { arguments.remove(at: 1) }
+let compacting = arguments.count > 1 && arguments[1] == "compacting"
+if compacting { arguments.remove(at: 1) }
 guard arguments.count == 1 || (arguments.count == 4 && arguments[1] == "die-at"), let directory = arguments.first
 else {
     FileHandle.standardError.write(
-        Data("usage: ledger-writer-for-tests DIRECTORY [batched] [die-at STAGE N]\n".utf8))
+        Data("usage: ledger-writer-for-tests DIRECTORY [batched] [compacting] [die-at STAGE N]\n".utf8))
     exit(64)
 }
 
@@ -50,13 +57,13 @@ let progress = Progress()
 let dieAt = arguments.count == 4 ? (stage: arguments[2], input: Int(arguments[3]) ?? 0) : nil
 
 @Sendable func reached(_ stage: String) {
-    if let dieAt, dieAt.stage == stage, progress.input == dieAt.input { kill(getpid(), SIGKILL) }
+    if let dieAt, dieAt.stage == stage, progress.input >= dieAt.input { kill(getpid(), SIGKILL) }
 }
 
 let store = try DirectoryLedgerStore(
     directory: URL(fileURLWithPath: directory), syncing: batched ? .batched : .everyCommit,
     commitStageObserver: { reached($0.rawValue) },
-    writeStageObserver: { reached($0.rawValue) })
+    writeStageObserver: { reached($0.rawValue) }, compactionMinimumSize: compacting ? 4_096 : 8 << 20)
 let ledger = EntitlementLedger(sources: [], store: store)
 let done = DispatchSemaphore(value: 0)
 Task.detached {
@@ -66,6 +73,12 @@ Task.detached {
             progress.input = number
             _ = try await ledger.logIn(from: anonymousId(number), to: "user-\(number)")
             FileHandle.standardOutput.write(Data("applied \(number)\n".utf8))
+            if compacting {
+                let padding = Data(repeating: UInt8(truncatingIfNeeded: number), count: 1_024)
+                try await store.transaction { transaction throws(LedgerRefusal) in
+                    try await transaction.setValue(padding, in: .counters, key: "padding")
+                }
+            }
             number += 1
         }
     } catch {

@@ -20,7 +20,7 @@ package enum LedgerCommitStage: String, Sendable, CaseIterable {
 /// like any unkeyed seal it does not stop someone who may write the directory.)
 ///
 /// A store keeps in memory where each row's newest value is in the log (not the values: they are read
-/// from the file when asked for), and catches up with the records other processes appended before each
+/// from the file when asked for, the latest few mebibytes kept in a bounded cache), and catches up with the records other processes appended before each
 /// transaction. Several processes on one machine may share the directory: a transaction reads without
 /// the lock, then commits under a `flock` on the directory only when no record appended since wrote a
 /// row it read or a row of a table it listed (else it runs again). A writer killed mid-append leaves an
@@ -51,7 +51,9 @@ public actor DirectoryLedgerStore: LedgerStore {
         /// it before the job ends. For re-runnable bulk jobs (a replay, a backfill): each commit is still
         /// one whole record in the log, written under the lock and seen by other processes at once, and a
         /// killed process loses nothing (the system keeps what it wrote); only a power cut can lose the
-        /// commits since the last sync, and running the same job again restores them.
+        /// commits since the last sync, and running the same job again restores them. A store dropped
+        /// without `sync()` does not sync itself (an actor's `deinit` cannot wait for it, nor report its
+        /// failure): its last commits stay in the log, synced whenever the system writes them back.
         case batched
     }
 

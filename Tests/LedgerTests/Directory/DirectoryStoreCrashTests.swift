@@ -80,6 +80,62 @@ struct DirectoryStoreCrashTests {
         #expect(try await Self.wholeInputs(in: directory) == expected + [next])
     }
 
+    /// The helper's lines until it ends (it kills itself at a stage), then makes sure it is gone.
+    static func linesUntilItDies(_ arguments: [String]) async throws -> [String] {
+        try await offThePool { () throws -> [String] in
+            let writer = try HelperProcess("ledger-writer-for-tests", arguments)
+            var lines: [String] = []
+            while let line = writer.nextLine() { lines.append(line) }
+            writer.kill()
+            return lines
+        }
+    }
+
+    /// The names in `directory` that are not the lock file.
+    static func names(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != ".lock" }.sorted()
+    }
+
+    @Test(
+        "a writer killed in a compaction, its new log partly written or just renamed over the old, loses no input",
+        arguments: ["partlyWritten", "renamed"])
+    func killedInACompaction(stage: String) async throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let said = try await Self.linesUntilItDies([directory.path, "compacting", "die-at", stage, "6"])
+        let applied = said.count
+        #expect(applied >= 5 && said == (0..<applied).map { "applied \($0 + 1)" }, "it died in a compaction")
+        if stage == "partlyWritten" {
+            #expect(try Self.names(in: directory).contains { $0.hasPrefix(".tmp-") }, "the new log left unfinished")
+        }
+        // The compaction ran inside input N's commit (after its record was appended) or inside the padding
+        // commit after it: every input it said it applied is there, and at most the one it was committing.
+        let numbers = try await Self.wholeInputs(in: directory)
+        #expect(numbers == Array(1...applied) || numbers == Array(1...(applied + 1)))
+        let ledger = EntitlementLedger(sources: [], store: try DirectoryLedgerStore(directory: directory))
+        #expect(try Self.names(in: directory) == ["ledger.log"], "the unfinished new log is removed")
+        let next = numbers.count + 1
+        _ = try await ledger.logIn(from: Self.anonymousId(next), to: "user-\(next)")
+        #expect(try await Self.wholeInputs(in: directory) == numbers + [next])
+    }
+
+    @Test(
+        "a writer killed converting a folder of the first layout, before or after its log is in place, loses nothing",
+        arguments: ["partlyWritten", "renamed"])
+    func killedConvertingTheFirstLayout(stage: String) async throws {
+        let directory = try LegacyStateTests.copy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folders = try Self.names(in: directory)
+        // Input 0: the store's opening, where the folders are converted into a log.
+        #expect(try await Self.linesUntilItDies([directory.path, "die-at", stage, "0"]).isEmpty)
+        let left = try Self.names(in: directory)
+        #expect(
+            left.filter { !$0.hasPrefix(".tmp-") }
+                == (stage == "renamed" ? (folders + ["ledger.log"]).sorted() : folders))
+        try await LegacyStateTests().expectTheStory(try LegacyStateTests.ledger(directory))
+        #expect(try Self.names(in: directory) == ["ledger.log"])
+    }
+
     @Test func aBatchedWriterKilledBeforeAnySyncLeavesEveryInputItApplied() async throws {
         let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
