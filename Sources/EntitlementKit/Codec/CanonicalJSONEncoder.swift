@@ -69,17 +69,15 @@ struct CanonicalJSONEncoder: ~Copyable {
         order.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
         let sorted = order.map { entitlements.values[$0] }
         member(.activeEntitlementIds, first: true)
-        if !sorted.contains(where: \.isActive) {
-            raw("[]")
-        } else {
-            var isFirst = true
-            for entitlement in sorted where entitlement.isActive {
-                put(isFirst ? UInt8(ascii: "[") : UInt8(ascii: ","))
-                isFirst = false
-                string(entitlement.id)
-            }
-            put(UInt8(ascii: "]"))
+        // By index: a `for … in` over the array copies each entitlement out of it.
+        var isFirst = true
+        for index in sorted.indices where sorted[index].isActive {
+            put(isFirst ? UInt8(ascii: "[") : UInt8(ascii: ","))
+            isFirst = false
+            string(sorted[index].id)
         }
+        if isFirst { put(UInt8(ascii: "[")) }
+        put(UInt8(ascii: "]"))
         if let aliases = snapshot.aliases {
             // The one optional member: only a ledger's export and replay state the customer's other ids.
             member(.aliases)
@@ -88,19 +86,14 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.appUserId)
         string(snapshot.appUserId)
         member(.entitlements)
-        if sorted.isEmpty {
-            raw("{}")
-        } else {
-            var isFirst = true
-            for entitlement in sorted {
-                put(isFirst ? UInt8(ascii: "{") : UInt8(ascii: ","))
-                isFirst = false
-                string(entitlement.id)
-                put(UInt8(ascii: ":"))
-                write(entitlement)
-            }
-            put(UInt8(ascii: "}"))
+        if sorted.isEmpty { put(UInt8(ascii: "{")) }
+        for index in sorted.indices {
+            put(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            string(sorted[index].id)
+            put(UInt8(ascii: ":"))
+            write(sorted[index])
         }
+        put(UInt8(ascii: "}"))
         member(.evaluatedAt)
         date(snapshot.evaluatedAt)
         member(.firstSeen)
@@ -130,7 +123,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.billingIssueDetectedAt, first: true)
         date(entitlement.billingIssueDetectedAt)
         member(.cancellationReason)
-        string(entitlement.cancellationReason?.canonicalRawValue)
+        value(entitlement.cancellationReason)
         member(.cancellationReasonRaw)
         string(entitlement.cancellationReasonRaw)
         member(.denial)
@@ -142,7 +135,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.gracePeriodExpirationDate)
         date(entitlement.gracePeriodExpirationDate)
         member(.grantType)
-        string(entitlement.grantType.canonicalRawValue)
+        value(entitlement.grantType)
         member(.id)
         string(entitlement.id)
         member(.isActive)
@@ -156,9 +149,9 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.originalPurchaseDate)
         date(entitlement.originalPurchaseDate)
         member(.ownershipType)
-        string(entitlement.ownershipType.canonicalRawValue)
+        value(entitlement.ownershipType)
         member(.periodType)
-        string(entitlement.periodType.canonicalRawValue)
+        value(entitlement.periodType)
         member(.productId)
         string(entitlement.productId)
         member(.productPlanId)
@@ -166,11 +159,11 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.refundedAt)
         date(entitlement.refundedAt)
         member(.renewState)
-        string(entitlement.renewState.canonicalRawValue)
+        value(entitlement.renewState)
         member(.renewsCount)
         if let count = entitlement.renewsCount { integer(Int64(count)) } else { raw("null") }
         member(.store)
-        string(entitlement.store.canonicalRawValue)
+        value(entitlement.store)
         member(.storeRaw)
         string(entitlement.storeRaw)
         member(.transactions)
@@ -186,7 +179,7 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     mutating func write(_ denial: Denial) {
         member(.code, first: true)
-        string(denial.code.canonicalRawValue)
+        value(denial.code)
         member(.raw)
         string(denial.raw)
         put(UInt8(ascii: "}"))
@@ -194,7 +187,7 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     mutating func write(_ transaction: Transaction) {
         member(.environment, first: true)
-        string(transaction.environment.canonicalRawValue)
+        value(transaction.environment)
         member(.expirationDate)
         date(transaction.expirationDate)
         member(.offerCode)
@@ -202,19 +195,19 @@ struct CanonicalJSONEncoder: ~Copyable {
         member(.originalTransactionId)
         string(transaction.originalTransactionId)
         member(.ownershipType)
-        string(transaction.ownershipType.canonicalRawValue)
+        value(transaction.ownershipType)
         member(.productId)
         string(transaction.productId)
         member(.revocationDate)
         date(transaction.revocationDate)
         member(.store)
-        string(transaction.store.canonicalRawValue)
+        value(transaction.store)
         member(.transactionDate)
         date(transaction.transactionDate)
         member(.transactionId)
         string(transaction.transactionId)
         member(.type)
-        string(transaction.type.canonicalRawValue)
+        value(transaction.type)
         put(UInt8(ascii: "}"))
     }
 
@@ -265,6 +258,7 @@ struct CanonicalJSONEncoder: ~Copyable {
         put(UInt8(ascii: "]"))
     }
 
+    @inline(__always)
     private mutating func raw(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         reserve(length).update(from: text.utf8Start, count: length)
@@ -342,6 +336,22 @@ struct CanonicalJSONEncoder: ~Copyable {
     private mutating func integer(_ value: Int64) {
         guard value >= 0 else { return bytes.append(contentsOf: String(value).utf8) }
         appendDigits(UInt64(value), minimumWidth: 1)
+    }
+
+    /// An enumeration's value as the unified form writes it (``OpenEnumeration/canonicalRawValue``), or
+    /// `null`. Written without looking for bytes to escape: a canonical value is one of the schema's own
+    /// camelCase literals.
+    private mutating func value(_ value: (some OpenEnumeration)?) {
+        guard let value else { return raw("null") }
+        let text = value.canonicalRawValue
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            let start = reserve(utf8.count + 2)
+            start.pointee = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
+            start[utf8.count + 1] = UInt8(ascii: "\"")
+            commit(utf8.count + 2)
+        }
+        if written == nil { string(text) }
     }
 
     private mutating func string(_ text: String?) {

@@ -5,6 +5,8 @@
 /// the reader (``EntitlementSnapshot/init(json:)-(JSONNode)``) looks members up by ``text``, so the two cannot
 /// disagree on a key. A name shared by two objects (`expirationDate` of an entitlement and of a transaction)
 /// is one key.
+///
+/// Computed literals rather than stored constants: a key costs the writer what a literal does (no lazy global).
 struct UnifiedSchemaKey: Sendable {
     /// The name's bytes: plain ASCII that needs no escaping, a constant the writer copies without a lookup.
     let name: StaticString
@@ -17,60 +19,60 @@ struct UnifiedSchemaKey: Sendable {
     var text: String { name.description }
 
     // The snapshot.
-    static let activeEntitlementIds = UnifiedSchemaKey("activeEntitlementIds")
-    static let aliases = UnifiedSchemaKey("aliases")
-    static let appUserId = UnifiedSchemaKey("appUserId")
-    static let entitlements = UnifiedSchemaKey("entitlements")
-    static let evaluatedAt = UnifiedSchemaKey("evaluatedAt")
-    static let firstSeen = UnifiedSchemaKey("firstSeen")
-    static let managementUrl = UnifiedSchemaKey("managementUrl")
-    static let nonSubscriptionTransactions = UnifiedSchemaKey("nonSubscriptionTransactions")
-    static let originalAppUserId = UnifiedSchemaKey("originalAppUserId")
-    static let originalApplicationVersion = UnifiedSchemaKey("originalApplicationVersion")
-    static let originalPurchaseDate = UnifiedSchemaKey("originalPurchaseDate")
-    static let provider = UnifiedSchemaKey("provider")
-    static let requestDate = UnifiedSchemaKey("requestDate")
-    static let schemaVersion = UnifiedSchemaKey("schemaVersion")
-    static let verification = UnifiedSchemaKey("verification")
+    static var activeEntitlementIds: UnifiedSchemaKey { UnifiedSchemaKey("activeEntitlementIds") }
+    static var aliases: UnifiedSchemaKey { UnifiedSchemaKey("aliases") }
+    static var appUserId: UnifiedSchemaKey { UnifiedSchemaKey("appUserId") }
+    static var entitlements: UnifiedSchemaKey { UnifiedSchemaKey("entitlements") }
+    static var evaluatedAt: UnifiedSchemaKey { UnifiedSchemaKey("evaluatedAt") }
+    static var firstSeen: UnifiedSchemaKey { UnifiedSchemaKey("firstSeen") }
+    static var managementUrl: UnifiedSchemaKey { UnifiedSchemaKey("managementUrl") }
+    static var nonSubscriptionTransactions: UnifiedSchemaKey { UnifiedSchemaKey("nonSubscriptionTransactions") }
+    static var originalAppUserId: UnifiedSchemaKey { UnifiedSchemaKey("originalAppUserId") }
+    static var originalApplicationVersion: UnifiedSchemaKey { UnifiedSchemaKey("originalApplicationVersion") }
+    static var originalPurchaseDate: UnifiedSchemaKey { UnifiedSchemaKey("originalPurchaseDate") }
+    static var provider: UnifiedSchemaKey { UnifiedSchemaKey("provider") }
+    static var requestDate: UnifiedSchemaKey { UnifiedSchemaKey("requestDate") }
+    static var schemaVersion: UnifiedSchemaKey { UnifiedSchemaKey("schemaVersion") }
+    static var verification: UnifiedSchemaKey { UnifiedSchemaKey("verification") }
 
     // An entitlement (with `originalPurchaseDate` above).
-    static let billingIssueDetectedAt = UnifiedSchemaKey("billingIssueDetectedAt")
-    static let cancellationReason = UnifiedSchemaKey("cancellationReason")
-    static let cancellationReasonRaw = UnifiedSchemaKey("cancellationReasonRaw")
-    static let denial = UnifiedSchemaKey("denial")
-    static let expirationDate = UnifiedSchemaKey("expirationDate")
-    static let firstPurchaseDate = UnifiedSchemaKey("firstPurchaseDate")
-    static let gracePeriodExpirationDate = UnifiedSchemaKey("gracePeriodExpirationDate")
-    static let grantType = UnifiedSchemaKey("grantType")
-    static let id = UnifiedSchemaKey("id")
-    static let isActive = UnifiedSchemaKey("isActive")
-    static let isSandbox = UnifiedSchemaKey("isSandbox")
-    static let lastActivatedOfferCode = UnifiedSchemaKey("lastActivatedOfferCode")
-    static let latestPurchaseDate = UnifiedSchemaKey("latestPurchaseDate")
-    static let ownershipType = UnifiedSchemaKey("ownershipType")
-    static let periodType = UnifiedSchemaKey("periodType")
-    static let productId = UnifiedSchemaKey("productId")
-    static let productPlanId = UnifiedSchemaKey("productPlanId")
-    static let refundedAt = UnifiedSchemaKey("refundedAt")
-    static let renewState = UnifiedSchemaKey("renewState")
-    static let renewsCount = UnifiedSchemaKey("renewsCount")
-    static let store = UnifiedSchemaKey("store")
-    static let storeRaw = UnifiedSchemaKey("storeRaw")
-    static let transactions = UnifiedSchemaKey("transactions")
-    static let trialStartDate = UnifiedSchemaKey("trialStartDate")
-    static let unsubscribeDetectedAt = UnifiedSchemaKey("unsubscribeDetectedAt")
-    static let willRenew = UnifiedSchemaKey("willRenew")
+    static var billingIssueDetectedAt: UnifiedSchemaKey { UnifiedSchemaKey("billingIssueDetectedAt") }
+    static var cancellationReason: UnifiedSchemaKey { UnifiedSchemaKey("cancellationReason") }
+    static var cancellationReasonRaw: UnifiedSchemaKey { UnifiedSchemaKey("cancellationReasonRaw") }
+    static var denial: UnifiedSchemaKey { UnifiedSchemaKey("denial") }
+    static var expirationDate: UnifiedSchemaKey { UnifiedSchemaKey("expirationDate") }
+    static var firstPurchaseDate: UnifiedSchemaKey { UnifiedSchemaKey("firstPurchaseDate") }
+    static var gracePeriodExpirationDate: UnifiedSchemaKey { UnifiedSchemaKey("gracePeriodExpirationDate") }
+    static var grantType: UnifiedSchemaKey { UnifiedSchemaKey("grantType") }
+    static var id: UnifiedSchemaKey { UnifiedSchemaKey("id") }
+    static var isActive: UnifiedSchemaKey { UnifiedSchemaKey("isActive") }
+    static var isSandbox: UnifiedSchemaKey { UnifiedSchemaKey("isSandbox") }
+    static var lastActivatedOfferCode: UnifiedSchemaKey { UnifiedSchemaKey("lastActivatedOfferCode") }
+    static var latestPurchaseDate: UnifiedSchemaKey { UnifiedSchemaKey("latestPurchaseDate") }
+    static var ownershipType: UnifiedSchemaKey { UnifiedSchemaKey("ownershipType") }
+    static var periodType: UnifiedSchemaKey { UnifiedSchemaKey("periodType") }
+    static var productId: UnifiedSchemaKey { UnifiedSchemaKey("productId") }
+    static var productPlanId: UnifiedSchemaKey { UnifiedSchemaKey("productPlanId") }
+    static var refundedAt: UnifiedSchemaKey { UnifiedSchemaKey("refundedAt") }
+    static var renewState: UnifiedSchemaKey { UnifiedSchemaKey("renewState") }
+    static var renewsCount: UnifiedSchemaKey { UnifiedSchemaKey("renewsCount") }
+    static var store: UnifiedSchemaKey { UnifiedSchemaKey("store") }
+    static var storeRaw: UnifiedSchemaKey { UnifiedSchemaKey("storeRaw") }
+    static var transactions: UnifiedSchemaKey { UnifiedSchemaKey("transactions") }
+    static var trialStartDate: UnifiedSchemaKey { UnifiedSchemaKey("trialStartDate") }
+    static var unsubscribeDetectedAt: UnifiedSchemaKey { UnifiedSchemaKey("unsubscribeDetectedAt") }
+    static var willRenew: UnifiedSchemaKey { UnifiedSchemaKey("willRenew") }
 
     // A denial.
-    static let code = UnifiedSchemaKey("code")
-    static let raw = UnifiedSchemaKey("raw")
+    static var code: UnifiedSchemaKey { UnifiedSchemaKey("code") }
+    static var raw: UnifiedSchemaKey { UnifiedSchemaKey("raw") }
 
     // A transaction (with `expirationDate`, `ownershipType`, `productId` and `store` above).
-    static let environment = UnifiedSchemaKey("environment")
-    static let offerCode = UnifiedSchemaKey("offerCode")
-    static let originalTransactionId = UnifiedSchemaKey("originalTransactionId")
-    static let revocationDate = UnifiedSchemaKey("revocationDate")
-    static let transactionDate = UnifiedSchemaKey("transactionDate")
-    static let transactionId = UnifiedSchemaKey("transactionId")
-    static let type = UnifiedSchemaKey("type")
+    static var environment: UnifiedSchemaKey { UnifiedSchemaKey("environment") }
+    static var offerCode: UnifiedSchemaKey { UnifiedSchemaKey("offerCode") }
+    static var originalTransactionId: UnifiedSchemaKey { UnifiedSchemaKey("originalTransactionId") }
+    static var revocationDate: UnifiedSchemaKey { UnifiedSchemaKey("revocationDate") }
+    static var transactionDate: UnifiedSchemaKey { UnifiedSchemaKey("transactionDate") }
+    static var transactionId: UnifiedSchemaKey { UnifiedSchemaKey("transactionId") }
+    static var type: UnifiedSchemaKey { UnifiedSchemaKey("type") }
 }

@@ -85,12 +85,14 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.managementURL = managementURL
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
-        // Each entitlement moved into the dictionary once, judged in place: a mapped pair per entitlement
-        // and a merge copied every entitlement twice more.
-        var byId = [String: Entitlement](minimumCapacity: entitlements.count)
-        for var entitlement in entitlements {
+        // Each entitlement moved, not copied, into the dictionary and judged in place: taken from the back of
+        // the list, so an id already placed came later in `entitlements`, and that one is kept.
+        var pending = entitlements
+        var byId = [String: Entitlement](minimumCapacity: pending.count)
+        while var entitlement = pending.popLast() {
             entitlement.evaluatedAt = evaluatedAt
-            byId[entitlement.id] = entitlement
+            let id = entitlement.id
+            if let later = byId.updateValue(consume entitlement, forKey: id) { byId[id] = later }
         }
         self.entitlements = byId
         self.nonSubscriptionTransactions = nonSubscriptionTransactions
