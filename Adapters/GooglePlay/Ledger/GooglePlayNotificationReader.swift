@@ -93,9 +93,9 @@ struct GooglePlayNotificationReader {
             milliseconds = value
         default: throw node.typeMismatch("milliseconds since 1970, as a number or a string of digits")
         }
-        guard RFC3339.supportedMilliseconds.contains(milliseconds) else {
+        guard let date = EpochTime.date(millisecondsSince1970: milliseconds) else {
             throw node.invalid("is not a plausible count of milliseconds since 1970")
         }
-        return Date(millisecondsSince1970: milliseconds)
+        return date
     }
 }

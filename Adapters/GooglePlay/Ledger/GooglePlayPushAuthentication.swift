@@ -103,11 +103,12 @@ public struct GooglePlayPushAuthentication: Sendable {
         }
     }
 
-    /// A NumericDate (RFC 7519 §2): seconds since 1970, an integer (Google's) or a finite number.
+    /// A NumericDate (RFC 7519 §2): seconds since 1970, an integer (Google's) or a finite number, within
+    /// the years a date can hold (`EpochTime`'s rule; a fraction kept to the millisecond).
     private static func seconds(_ value: JSONValue?) -> Date? {
         switch value {
-        case .integer(let seconds)?: Date(timeIntervalSince1970: Double(seconds))
-        case .double(let seconds)? where seconds.isFinite: Date(timeIntervalSince1970: seconds)
+        case .integer(let seconds)?: EpochTime.date(secondsSince1970: seconds)
+        case .double(let seconds)?: EpochTime.date(secondsSince1970: seconds)
         default: nil
         }
     }

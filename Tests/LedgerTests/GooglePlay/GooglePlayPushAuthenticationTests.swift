@@ -94,6 +94,8 @@ struct GooglePlayPushAuthenticationTests {
             ("email_verified missing", try Self.signed(Self.voided()) { $0["email_verified"] = nil }),
             ("exp", try Self.signed(Self.voided()) { $0["exp"] = .integer(Int64(receivedAt)) }),
             ("iat", try Self.signed(Self.voided()) { $0["iat"] = .integer(Int64(receivedAt) + 301) }),
+            // About 34,800 years on: past what a date can hold (EpochTime), so no expiry at all.
+            ("exp past the years", try Self.signed(Self.voided()) { $0["exp"] = .integer(1 << 40) }),
             (
                 "signature",
                 Self.with(
