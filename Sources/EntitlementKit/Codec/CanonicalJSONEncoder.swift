@@ -61,13 +61,11 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
     mutating func write(_ snapshot: EntitlementSnapshot) {
-        // The entitlements sorted once by id and copied out of the dictionary once: each read of a
-        // dictionary value copies the whole entitlement, and `activeEntitlementIds` and `entitlements` both
-        // walk them. Each key is its entitlement's id.
-        let entitlements = snapshot.entitlements
-        var order = Array(entitlements.indices)
-        order.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
-        let sorted = order.map { entitlements.values[$0] }
+        // The entitlements copied out of the dictionary once and sorted in place by id (each key is its
+        // entitlement's id): every read of a dictionary value copies the whole entitlement, and
+        // `activeEntitlementIds` and `entitlements` both walk them. Sorting moves them; comparing borrows.
+        var sorted = Array(snapshot.entitlements.values)
+        sorted.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         member(.activeEntitlementIds, first: true)
         // By index: a `for … in` over the array copies each entitlement out of it.
         var isFirst = true
