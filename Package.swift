@@ -255,7 +255,9 @@ let package = Package(
             dependencies: ["EntitlementKit", "EntitlementKitRevenueCat", "EntitlementKitQonversion"],
             exclude: ["ReaderSample.md"]
         ),
-        .testTarget(name: "EntitlementKitMigrationTests", dependencies: ["EntitlementKit", "EntitlementKitMigration"]),
+        .testTarget(
+            name: "EntitlementKitMigrationTests",
+            dependencies: ["EntitlementKit", "EntitlementKitMigration", "TestSupport"]),
         // The one format detector over every adapter: each claims its own documents only, ambiguity is refused.
         .testTarget(
             name: "FormatDetectionTests",
@@ -271,6 +273,7 @@ let package = Package(
             dependencies: [
                 "EntitlementKit",
                 "JSONOracle",
+                "TestSupport",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",

@@ -4,6 +4,7 @@ import EntitlementKitMigration
 import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
+import TestSupport
 import Testing
 
 /// The direct canonical encoder (`canonicalJSON`, `canonicalJSONData`) writes exactly the bytes the
@@ -57,17 +58,11 @@ import Testing
 
 /// A seeded generator of snapshots with awkward contents (SplitMix64; deterministic, bounded).
 private struct TestRandom {
-    private var state: UInt64
+    private var bits: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { bits = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { bits.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

@@ -6,6 +6,7 @@ import EntitlementKitQonversion
 import EntitlementKitRevenueCat
 import Foundation
 import JSONOracle
+import TestSupport
 import Testing
 
 /// The tape (one validating pass, `JSONNode` a view over it) and the tree reader it replaced (the oracle:
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func mutatedRecordsGetTheSameAnswerThroughBoth() throws {
-        var random = MutationRandom(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         let replacements: [UInt8] = Array(#""\{}[],:0-1.e tnfu"#.utf8) + [0x00, 0x0A, 0xC3, 0xA9, 0xFF, 0xED, 0xA0]
         let seeds = try Self.records().filter { $0.count < 6_000 }
         var compared = 0
@@ -173,15 +174,7 @@ extension TapeDifferentialTests {
     }
 }
 
-/// SplitMix64, so the mutations are the same on every run.
-private struct MutationRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func below(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-    }
+extension SplitMix64 {
+    /// A number in `0..<bound` (0 for an empty range), so the mutations are the same on every run.
+    fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }

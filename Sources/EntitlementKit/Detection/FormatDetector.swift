@@ -30,10 +30,18 @@ public struct FormatDetector: Sendable {
 
     /// The one adapter that claims `document`.
     public func adapter(for document: JSONNode) throws(DocumentError) -> any EntitlementAdapter {
+        // The one claimant found without making a list: the bulk decoder asks this of every record.
+        var claimant: (any EntitlementAdapter)?
+        var ambiguous = false
+        for adapter in adapters where adapter.formatMarkers.admits(document) && adapter.recognizes(document) {
+            ambiguous = claimant != nil
+            if ambiguous { break }
+            claimant = adapter
+        }
+        if let claimant, !ambiguous { return claimant }
+        // No claim, or two: the list is made for the message only.
         let claimants = claimants(of: document)
         switch claimants.count {
-        case 1:
-            return claimants[0]
         case 0:
             var value: String?
             if document.kind != .object { value = document.value.compactText }

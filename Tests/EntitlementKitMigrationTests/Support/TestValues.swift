@@ -1,12 +1,10 @@
 import EntitlementKit
 import Foundation
+import TestSupport
 
 /// Instants and small snapshots the library tests build by hand.
 enum TestValues {
-    static func date(_ text: String) -> Date {
-        guard let date = RFC3339.date(from: text) else { fatalError("bad test date \(text)") }
-        return date
-    }
+    static func date(_ text: String) -> Date { instant(text) }
 
     /// The instant most tests evaluate at.
     static let now = date("2025-06-01T12:00:00Z")
