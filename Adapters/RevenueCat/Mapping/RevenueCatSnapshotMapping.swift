@@ -10,9 +10,11 @@ extension RevenueCatResponse {
     func snapshot(provider: ProviderID, at instant: Date) -> EntitlementSnapshot {
         // An entitlement whose product is in neither `subscriptions` nor `non_subscriptions` is left out,
         // as RevenueCat's SDKs do: without its purchase nothing but the dates would be known.
-        let entitlements = subscriber.entitlements.values.compactMap { record -> Entitlement? in
-            guard let purchase = subscriber.purchase(forProduct: record.productIdentifier) else { return nil }
-            return Entitlement(revenueCat: record, joined: purchase, at: instant)
+        var entitlements: [Entitlement] = []
+        entitlements.reserveCapacity(subscriber.entitlements.count)
+        for record in subscriber.entitlements.values {
+            guard let purchase = subscriber.purchase(forProduct: record.productIdentifier) else { continue }
+            entitlements.append(Entitlement(revenueCat: record, joined: purchase, at: instant))
         }
         return EntitlementSnapshot(
             provider: provider,

@@ -61,13 +61,11 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
     mutating func write(_ snapshot: EntitlementSnapshot) {
-        // The entitlements sorted once by id and copied out of the dictionary once: each read of a
-        // dictionary value copies the whole entitlement, and `activeEntitlementIds` and `entitlements` both
-        // walk them. Each key is its entitlement's id.
-        let entitlements = snapshot.entitlements
-        var order = Array(entitlements.indices)
-        order.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
-        let sorted = order.map { entitlements.values[$0] }
+        // The entitlements copied out of the dictionary once and sorted in place by id (each key is its
+        // entitlement's id): every read of a dictionary value copies the whole entitlement, and
+        // `activeEntitlementIds` and `entitlements` both walk them. Sorting moves them; comparing borrows.
+        var sorted = Array(snapshot.entitlements.values)
+        sorted.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         member(.activeEntitlementIds, first: true)
         // By index: a `for … in` over the array copies each entitlement out of it.
         var isFirst = true
@@ -344,13 +342,7 @@ struct CanonicalJSONEncoder: ~Copyable {
     private mutating func value(_ value: (some OpenEnumeration)?) {
         guard let value else { return raw("null") }
         let text = value.canonicalRawValue
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            let start = reserve(utf8.count + 2)
-            start.pointee = UInt8(ascii: "\"")
-            if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
-            start[utf8.count + 1] = UInt8(ascii: "\"")
-            commit(utf8.count + 2)
-        }
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { quoted($0) }
         if written == nil { string(text) }
     }
 
@@ -372,14 +364,7 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         // Most strings (ids, enum values) need no escape: copied with their quotes in one reservation.
-        if !Self.needsEscape(utf8) {
-            let start = reserve(utf8.count + 2)
-            start.pointee = UInt8(ascii: "\"")
-            if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
-            start[utf8.count + 1] = UInt8(ascii: "\"")
-            commit(utf8.count + 2)
-            return
-        }
+        if !Self.needsEscape(utf8) { return quoted(utf8) }
         put(UInt8(ascii: "\""))
         var start = 0
         for index in utf8.indices {
@@ -391,6 +376,16 @@ struct CanonicalJSONEncoder: ~Copyable {
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         put(UInt8(ascii: "\""))
+    }
+
+    /// `utf8` between quotes, in one reservation: text that needs no escape.
+    @inline(__always)
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let start = reserve(utf8.count + 2)
+        start.pointee = UInt8(ascii: "\"")
+        if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
+        start[utf8.count + 1] = UInt8(ascii: "\"")
+        commit(utf8.count + 2)
     }
 
     /// Whether `utf8` holds a byte the canonical writer escapes (`"`, `\\`, a control character); eight
