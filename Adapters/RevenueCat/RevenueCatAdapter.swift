@@ -27,7 +27,10 @@ public struct RevenueCatAdapter: EntitlementAdapter {
     public var provider: ProviderID { .revenueCat }
 
     /// `subscriber`.
-    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: [Field.subscriber]) }
+    public var formatMarkers: FormatMarkers { Self.markers }
+
+    /// Built once: detection asks for the markers about every record of a `migrate` input.
+    private static let markers = FormatMarkers(memberNames: [Field.subscriber])
 
     /// A top-level object with a `subscriber` member.
     public func recognizes(_ document: JSONValue) -> Bool {

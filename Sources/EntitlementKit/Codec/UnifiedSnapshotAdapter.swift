@@ -13,7 +13,10 @@ public struct UnifiedSnapshotAdapter: EntitlementAdapter {
     public var provider: ProviderID { .unified }
 
     /// `schemaVersion`.
-    public var formatMarkers: FormatMarkers { FormatMarkers(memberNames: [UnifiedSchemaKey.schemaVersion.text]) }
+    public var formatMarkers: FormatMarkers { Self.markers }
+
+    /// Built once: detection asks for the markers about every record of a `migrate` input.
+    private static let markers = FormatMarkers(memberNames: [UnifiedSchemaKey.schemaVersion.text])
 
     /// An object with a `schemaVersion` member.
     public func recognizes(_ document: JSONValue) -> Bool {

@@ -27,6 +27,11 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// A field of the unified form, named by its one spelling there.
+    private init(_ key: UnifiedSchemaKey, _ kind: Kind) {
+        self.init(key.text, kind)
+    }
+
     /// The field's name.
     public var description: String { name }
 
@@ -35,26 +40,26 @@ public struct ComparedField: Sendable, Hashable, CustomStringConvertible {
     /// ``AccessDifference`` instead.
     public static let present = ComparedField("present", .present)
     /// ``Entitlement/renewState``.
-    public static let renewState = ComparedField("renewState", .renewState)
+    public static let renewState = ComparedField(.renewState, .renewState)
     /// ``Entitlement/expirationDate``, equal when both are `nil` or within the expiry tolerance.
-    public static let expirationDate = ComparedField("expirationDate", .expirationDate)
+    public static let expirationDate = ComparedField(.expirationDate, .expirationDate)
     /// ``Entitlement/store`` (not the vendor's raw spelling, which always differs between backends).
-    public static let store = ComparedField("store", .store)
+    public static let store = ComparedField(.store, .store)
     /// ``Entitlement/productId``.
-    public static let productId = ComparedField("productId", .productId)
+    public static let productId = ComparedField(.productId, .productId)
     /// ``Entitlement/productPlanId``.
-    public static let productPlanId = ComparedField("productPlanId", .productPlanId)
+    public static let productPlanId = ComparedField(.productPlanId, .productPlanId)
     /// ``Entitlement/periodType``.
-    public static let periodType = ComparedField("periodType", .periodType)
+    public static let periodType = ComparedField(.periodType, .periodType)
     /// ``Entitlement/isSandbox``.
-    public static let isSandbox = ComparedField("isSandbox", .isSandbox)
+    public static let isSandbox = ComparedField(.isSandbox, .isSandbox)
     /// ``Entitlement/grantType``.
-    public static let grantType = ComparedField("grantType", .grantType)
+    public static let grantType = ComparedField(.grantType, .grantType)
     /// ``Entitlement/ownershipType``.
-    public static let ownershipType = ComparedField("ownershipType", .ownershipType)
+    public static let ownershipType = ComparedField(.ownershipType, .ownershipType)
     /// ``Entitlement/cancellationReason`` (schema 2), compared only when both sides state a known reason:
     /// RevenueCat and Qonversion never say, and `null` disagrees with nothing.
-    public static let cancellationReason = ComparedField("cancellationReason", .cancellationReason)
+    public static let cancellationReason = ComparedField(.cancellationReason, .cancellationReason)
 
     /// Every compared field, in the order differences are reported for one entitlement.
     public static let all: [ComparedField] = [

@@ -46,7 +46,11 @@ final class OutputStream {
     }
 
     func write(_ data: Data) throws(WriteError) {
-        try write([UInt8](data))
+        // Straight from the record's storage: an intermediate array would be one more allocation and copy per
+        // record of a `migrate` run.
+        if isClosedByReader { throw .closedByReader }
+        data.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { try flush() }
     }
 
     func write(_ bytes: [UInt8]) throws(WriteError) {
