@@ -289,6 +289,7 @@ let package = Package(
             dependencies: [
                 "entitlements",
                 "EntitlementKit",
+                "EntitlementKitLedger",
                 "EntitlementKitMigration",
                 "EntitlementKitRevenueCat",
                 "EntitlementKitQonversion",

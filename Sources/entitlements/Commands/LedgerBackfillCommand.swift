@@ -83,7 +83,7 @@ enum LedgerBackfillCommand: Command {
             outcomes = handle
         }
         defer { try? outcomes?.close() }
-        let store = try LedgerCommand.stateStore(statePath)
+        let store = try LedgerCommand.stateStore(statePath, observer: context.ledgerCommitObserver)
         let backfill = ImportBackfill(
             ledger: EntitlementLedger(sources: sources, store: store, configuration: configuration),
             documents: URL(fileURLWithPath: documentsPath), receivedAt: instant)

@@ -107,7 +107,9 @@ enum LedgerCommand: Command {
         let configuration = try Self.configuration(arguments, command: command)
         let sources = try LedgerReplaySources.sources(arguments, command: command)
         let instant = try CommonOptions.instant(arguments, command: command, context: context)
-        let state = try arguments.value("--state").map { path throws(CommandFailure) in try stateStore(path) }
+        let state = try arguments.value("--state").map { path throws(CommandFailure) in
+            try stateStore(path, observer: context.ledgerCommitObserver)
+        }
         let store: any LedgerStore = state ?? InMemoryLedgerStore()
         let logFile = InputFile(argument: arguments.positionals[1])
         var outcomes: OutputStream?
@@ -238,16 +240,20 @@ enum LedgerCommand: Command {
         return configuration
     }
 
-    /// The ledger's state kept in `path` (`--state DIR`, here and in `ledger backfill`), created when missing.
+    /// The ledger's state kept in `path` (`--state DIR`, here and in `ledger backfill`), created when missing;
+    /// `observer` is told its commits' stages (a test's, else `nil`).
     /// Synced in batches: both commands can be run again and apply nothing twice, so a power cut's loss
     /// (the commits since the last sync) is restored by a rerun; ``syncing(_:_:)`` syncs the rest.
-    static func stateStore(_ path: String) throws(CommandFailure) -> DirectoryLedgerStore {
+    static func stateStore(
+        _ path: String, observer: (@Sendable (LedgerCommitStage) -> Void)?
+    ) throws(CommandFailure) -> DirectoryLedgerStore {
         do {
             // The store makes its own folder only; a state kept under a new path needs its parents too.
             let directory = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(
                 at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return try DirectoryLedgerStore(directory: directory, syncing: .batched)
+            return try DirectoryLedgerStore(
+                directory: directory, syncing: .batched, commitStageObserver: observer, writeStageObserver: nil)
         } catch let error as LedgerRefusal {
             throw CommandFailure(status: .cannotCreate, message: "--state: \(path): \(error.message)")
         } catch {

@@ -1,4 +1,5 @@
 import EntitlementKit
+import EntitlementKitLedger
 import EntitlementKitMigration
 import Foundation
 
@@ -8,6 +9,9 @@ struct CommandContext {
     var decoder: SnapshotDecoder
     var clock: any WallClock
     var output: OutputStream
+    /// Told each stage of every commit of a `--state` store (`ledger replay`, `ledger backfill`): how a test
+    /// sees that a command syncs its batched commits before it returns. `nil` in the tool.
+    var ledgerCommitObserver: (@Sendable (LedgerCommitStage) -> Void)? = nil
 
     /// Writes `text` to standard output. A reader that went away is not an error here (the command's
     /// status still tells the answer); any other write failure is.
