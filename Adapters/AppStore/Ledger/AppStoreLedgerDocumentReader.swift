@@ -58,13 +58,15 @@ struct AppStoreLedgerDocumentReader {
             case .history: try readHistory(root, into: &records)
             case .transactions: try readItems(root, into: &records)
             case .combined:
-                if let statuses = try root.optional("statuses") {
+                if let statuses = try root.optional(Field.statuses) {
                     for page in try pages(statuses) { try readStatuses(page, into: &records) }
                 }
-                if let history = try root.optional("history") {
+                if let history = try root.optional(Field.history) {
                     for page in try pages(history) { try readHistory(page, into: &records) }
                 }
-                if let transactions = try root.optional("transactions") { try readItems(transactions, into: &records) }
+                if let transactions = try root.optional(Field.transactions) {
+                    try readItems(transactions, into: &records)
+                }
             }
             return records
         }
@@ -79,29 +81,29 @@ struct AppStoreLedgerDocumentReader {
 
     private func readStatuses(_ node: JSONNode, into records: inout [LedgerRecord]) throws {
         try envelope.checkEnvelopeBundleId(node)
-        for group in try node.required("data").elements() {
-            for item in try group.required("lastTransactions").elements() {
-                let stated = try item.optional("originalTransactionId")?.identifier()
-                let (payload, body) = try open(item.required("signedTransactionInfo"))
+        for group in try node.required(Field.data).elements() {
+            for item in try group.required(Field.lastTransactions).elements() {
+                let stated = try item.optional(Field.originalTransactionId)?.identifier()
+                let (payload, body) = try open(item.required(Field.signedTransactionInfo))
                 try source.items.checkBundleId(of: payload)
                 let transaction = try AppStoreLedgerRecords.transaction(payload, body: body, receivedAt: receivedAt)
                 if let stated, let own = transaction?.thread, stated != own {
                     throw DocumentError(
-                        kind: .inconsistent, path: payload.path.appending("originalTransactionId"),
+                        kind: .inconsistent, path: payload.path.appending(Field.originalTransactionId),
                         value: JSONValue.string(own).compactText,
                         reason: "differs from the item's originalTransactionId \(JSONValue.string(stated).compactText)")
                 }
                 let chain = transaction?.thread ?? stated
                 var newest = transaction?.instant
                 if let transaction { records.append(transaction) }
-                if let node = try item.optional("signedRenewalInfo") {
+                if let node = try item.optional(Field.signedRenewalInfo) {
                     let (payload, body) = try open(node)
                     if let renewal = try AppStoreLedgerRecords.renewalInfo(
                         payload, body: body, chain: chain, receivedAt: receivedAt)
                     {
                         if let chain, renewal.thread != chain {
                             throw DocumentError(
-                                kind: .inconsistent, path: node.path.appending("originalTransactionId"),
+                                kind: .inconsistent, path: node.path.appending(Field.originalTransactionId),
                                 value: JSONValue.string(renewal.thread).compactText,
                                 reason:
                                     "differs from the transaction's originalTransactionId \(JSONValue.string(chain).compactText)"
@@ -111,7 +113,7 @@ struct AppStoreLedgerDocumentReader {
                         records.append(renewal)
                     }
                 }
-                if let status = try item.optional("status")?.integer(), let chain {
+                if let status = try item.optional(Field.status)?.integer(), let chain {
                     // A statuses response has no signedDate of its own: the item's newest counts.
                     records.append(
                         AppStoreLedgerRecords.status(status, chain: chain, signedDate: newest, receivedAt: receivedAt))
@@ -122,7 +124,7 @@ struct AppStoreLedgerDocumentReader {
 
     private func readHistory(_ node: JSONNode, into records: inout [LedgerRecord]) throws {
         try envelope.checkEnvelopeBundleId(node)
-        for item in try node.required("signedTransactions").elements() {
+        for item in try node.required(Field.signedTransactions).elements() {
             let (payload, body) = try open(item)
             try source.items.checkBundleId(of: payload)
             if let record = try AppStoreLedgerRecords.transaction(payload, body: body, receivedAt: receivedAt) {
@@ -154,7 +156,7 @@ struct AppStoreLedgerDocumentReader {
         for renewal in renewals {
             guard checked.contains(renewal.record.thread) else {
                 throw DocumentError(
-                    kind: .inconsistent, path: renewal.path.appending("originalTransactionId"),
+                    kind: .inconsistent, path: renewal.path.appending(Field.originalTransactionId),
                     value: JSONValue.string(renewal.record.thread).compactText,
                     reason: "names no transaction of the document, so its app cannot be checked")
             }

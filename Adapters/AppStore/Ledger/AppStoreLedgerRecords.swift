@@ -64,7 +64,7 @@ enum AppStoreLedgerRecords {
     {
         let renewalInfo = try AppStoreRenewalInfo(reading: payload, isVerified: true)
         guard let thread = renewalInfo.originalTransactionId ?? chain else { return nil }
-        let environment = try payload.optional("environment")?.string()
+        let environment = try payload.optional(Field.environment)?.string()
         return LedgerRecord(
             thread: thread, statement: renewalInfoStatement,
             order: order(signedDate: renewalInfo.signedDate, body: body),
@@ -98,7 +98,7 @@ enum AppStoreLedgerRecords {
                         renewalInfo = try AppStoreRenewalInfo(reading: node, isVerified: record.isVerified)
                         signedDate = max(signedDate ?? record.instant, record.instant)
                     } else if record.statement == statusStatement {
-                        status = try node.required("status").integer()
+                        status = try node.required(Field.status).integer()
                         signedDate = max(signedDate ?? record.instant, record.instant)
                     }
                 }

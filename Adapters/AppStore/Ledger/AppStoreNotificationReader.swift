@@ -27,17 +27,17 @@ struct AppStoreNotificationReader {
 
     private func readChecked(_ body: Data, receivedAt: Date) throws -> LedgerReading {
         let envelope = try JSONNode(parsing: body)
-        let signedPayload = try envelope.required("signedPayload")
+        let signedPayload = try envelope.required(Field.signedPayload)
         let verified = try source.verify(try signedPayload.string(), path: signedPayload.path)
         try AppStoreLedgerRecords.refuseFuture([], signedDate: verified.signedDate, receivedAt: receivedAt)
         let payload = try AppStoreItemReader.payloadNode(verified.payload, at: signedPayload.path)
-        let notificationId = try payload.required("notificationUUID").string()
-        let type = try payload.optional("notificationType")?.string()
-        let data = try payload.optional("data")
+        let notificationId = try payload.required(Field.notificationUUID).string()
+        let type = try payload.optional(Field.notificationType)?.string()
+        let data = try payload.optional(Field.data)
         let (bundleId, environment) = try appAndEnvironment(of: payload)
         guard let bundleId else {
             throw DocumentError(
-                kind: .missingField, path: payload.path.appending("data").appending("bundleId"),
+                kind: .missingField, path: payload.path.appending(Field.data).appending(Field.bundleId),
                 reason: "is required: the notification must name its app")
         }
         guard bundleId == source.bundleId else {
@@ -50,7 +50,8 @@ struct AppStoreNotificationReader {
             return LedgerReading(
                 notificationId: notificationId, environment: environment, effect: .noChange(reason: reason))
         }
-        guard let data, data.member("signedTransactionInfo") != nil || data.member("signedRenewalInfo") != nil else {
+        guard let data, data.member(Field.signedTransactionInfo) != nil || data.member(Field.signedRenewalInfo) != nil
+        else {
             return LedgerReading(
                 notificationId: notificationId, environment: environment,
                 effect: .noChange(reason: "a \(type ?? "notification") carrying no transaction or renewal info"))
@@ -63,15 +64,15 @@ struct AppStoreNotificationReader {
     /// `bundleId` and `environment` from `data`, else `summary`, else `appData`, else (environment only)
     /// `externalPurchaseToken`, whose sandbox ids start with `SANDBOX`.
     private func appAndEnvironment(of payload: JSONNode) throws -> (String?, Environment?) {
-        for key in ["data", "summary", "appData"] {
+        for key in [Field.data, Field.summary, Field.appData] {
             guard let part = try payload.optional(key) else { continue }
-            let bundleId = try part.optional("bundleId")?.string()
-            let environment = AppStoreLedgerRecords.environment(try part.optional("environment")?.string())
+            let bundleId = try part.optional(Field.bundleId)?.string()
+            let environment = AppStoreLedgerRecords.environment(try part.optional(Field.environment)?.string())
             return (bundleId, environment)
         }
-        if let token = try payload.optional("externalPurchaseToken") {
-            let id = try token.optional("externalPurchaseId")?.string() ?? ""
-            return (try token.optional("bundleId")?.string(), id.hasPrefix("SANDBOX") ? .sandbox : .production)
+        if let token = try payload.optional(Field.externalPurchaseToken) {
+            let id = try token.optional(Field.externalPurchaseId)?.string() ?? ""
+            return (try token.optional(Field.bundleId)?.string(), id.hasPrefix("SANDBOX") ? .sandbox : .production)
         }
         return (nil, nil)
     }
@@ -80,7 +81,7 @@ struct AppStoreNotificationReader {
         var records: [LedgerRecord] = []
         var chain: String?
         var transactionChain: String?
-        if let node = try data.optional("signedTransactionInfo") {
+        if let node = try data.optional(Field.signedTransactionInfo) {
             let (payload, body) = try open(node)
             try source.items.checkBundleId(of: payload)
             if let record = try AppStoreLedgerRecords.transaction(
@@ -91,7 +92,7 @@ struct AppStoreNotificationReader {
                 transactionChain = record.thread
             }
         }
-        if let node = try data.optional("signedRenewalInfo") {
+        if let node = try data.optional(Field.signedRenewalInfo) {
             let (payload, body) = try open(node)
             if let record = try AppStoreLedgerRecords.renewalInfo(
                 payload, body: body, chain: chain, receivedAt: signedDate)
@@ -99,7 +100,7 @@ struct AppStoreNotificationReader {
                 // A renewal info of another subscription would lend it this one's renewal state.
                 if let transactionChain, record.thread != transactionChain {
                     throw DocumentError(
-                        kind: .inconsistent, path: node.path.appending("originalTransactionId"),
+                        kind: .inconsistent, path: node.path.appending(Field.originalTransactionId),
                         value: JSONValue.string(record.thread).compactText,
                         reason:
                             "differs from the transaction's originalTransactionId \(JSONValue.string(transactionChain).compactText)"
@@ -109,7 +110,7 @@ struct AppStoreNotificationReader {
                 chain = chain ?? record.thread
             }
         }
-        if let node = try data.optional("status") {
+        if let node = try data.optional(Field.status) {
             let status = try node.integer()
             guard (1...5).contains(status) else { throw node.invalid("is not a subscription status (1 to 5)") }
             if let chain {

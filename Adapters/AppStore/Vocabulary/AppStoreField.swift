@@ -53,6 +53,13 @@ package enum AppStoreField {
     package static var notificationType: String { "notificationType" }
     package static var notificationUUID: String { "notificationUUID" }
     package static var version: String { "version" }
+
+    // The payload's other parts naming the app: a summary (for a renewal extension) and an app's data (for a
+    // test or consumption notification), and an external purchase's token.
+    package static var summary: String { "summary" }
+    package static var appData: String { "appData" }
+    package static var externalPurchaseToken: String { "externalPurchaseToken" }
+    package static var externalPurchaseId: String { "externalPurchaseId" }
 }
 
 /// The short name the adapter's readers use for ``AppStoreField``.

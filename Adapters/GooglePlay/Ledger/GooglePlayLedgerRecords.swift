@@ -30,14 +30,16 @@ enum GooglePlayLedgerRecords {
                 let productId = purchases.products.first?.productId
                 entries.append((purchaseToken, form == .product ? productId : nil, root))
             case .listing:
-                for entry in try root.optional("subscriptions")?.elements() ?? [] {
-                    entries.append((try entry.required("purchaseToken").string(), nil, try entry.required("purchase")))
+                for entry in try root.optional(Field.subscriptions)?.elements() ?? [] {
+                    entries.append(
+                        (try entry.required(Field.purchaseToken).string(), nil, try entry.required(Field.purchase)))
                 }
-                for entry in try root.optional("products")?.elements() ?? [] {
+                for entry in try root.optional(Field.products)?.elements() ?? [] {
                     entries.append(
                         (
-                            try entry.required("purchaseToken").string(), try entry.required("productId").string(),
-                            try entry.required("purchase")
+                            try entry.required(Field.purchaseToken).string(),
+                            try entry.required(Field.productId).string(),
+                            try entry.required(Field.purchase)
                         ))
                 }
             }
@@ -70,13 +72,13 @@ enum GooglePlayLedgerRecords {
         let account: String?
         if productId != nil {
             linked = nil
-            isTest = try purchase.optional("purchaseType")?.integer() == 0
-            account = try purchase.optional("obfuscatedExternalAccountId")?.identifier()
+            isTest = try purchase.optional(Field.purchaseType)?.integer() == 0
+            account = try purchase.optional(Field.obfuscatedExternalAccountId)?.identifier()
         } else {
-            linked = try purchase.optional("linkedPurchaseToken")?.identifier()
-            isTest = purchase.member("testPurchase") != nil
+            linked = try purchase.optional(Field.linkedPurchaseToken)?.identifier()
+            isTest = purchase.member(Field.testPurchase) != nil
             account =
-                try purchase.optional("externalAccountIdentifiers")?.optional("obfuscatedExternalAccountId")?
+                try purchase.optional(Field.externalAccountIdentifiers)?.optional(Field.obfuscatedExternalAccountId)?
                 .identifier()
         }
         let body = Data(entryText(token: token, productId: productId, purchase: purchase))

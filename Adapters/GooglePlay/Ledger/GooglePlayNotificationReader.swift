@@ -29,10 +29,10 @@ struct GooglePlayNotificationReader {
         _ body: Data, authenticate: (String) throws(LedgerRefusal) -> Void
     ) throws -> LedgerReading {
         let push = try JSONNode(parsing: body)
-        let message = try push.required("message")
-        let messageId = try message.required("messageId").nonEmptyIdentifier()
+        let message = try push.required(Field.message)
+        let messageId = try message.required(Field.messageId).nonEmptyIdentifier()
         try authenticate(messageId)
-        let dataNode = try message.required("data")
+        let dataNode = try message.required(Field.data)
         guard let decoded = Data(base64Encoded: try dataNode.string()) else {
             throw dataNode.invalid("is not base64")
         }
@@ -43,7 +43,7 @@ struct GooglePlayNotificationReader {
             throw DocumentError(kind: error.kind, path: dataNode.path, reason: "does not decode to JSON: \(error)")
         }
         guard notification.kind == .object else { throw notification.typeMismatch("an object") }
-        let packageNode = try notification.required("packageName")
+        let packageNode = try notification.required(Field.packageName)
         let package = try packageNode.string()
         guard package == packageName else {
             throw LedgerRefusal(
@@ -54,30 +54,30 @@ struct GooglePlayNotificationReader {
         func reading(_ effect: LedgerReading.Effect) -> LedgerReading {
             LedgerReading(notificationId: messageId, environment: nil, effect: effect)
         }
-        if let subscription = try notification.optional("subscriptionNotification") {
-            let token = try subscription.required("purchaseToken").nonEmptyIdentifier()
-            let productId = try subscription.optional("subscriptionId")?.identifier()
+        if let subscription = try notification.optional(Field.subscriptionNotification) {
+            let token = try subscription.required(Field.purchaseToken).nonEmptyIdentifier()
+            let productId = try subscription.optional(Field.subscriptionId)?.identifier()
             return reading(.refreshNeeded(purchaseToken: token, productId: productId))
         }
-        if let product = try notification.optional("oneTimeProductNotification") {
-            let token = try product.required("purchaseToken").nonEmptyIdentifier()
-            let productId = try product.optional("sku")?.identifier()
+        if let product = try notification.optional(Field.oneTimeProductNotification) {
+            let token = try product.required(Field.purchaseToken).nonEmptyIdentifier()
+            let productId = try product.optional(Field.sku)?.identifier()
             return reading(.refreshNeeded(purchaseToken: token, productId: productId))
         }
-        if let voided = try notification.optional("voidedPurchaseNotification") {
-            let token = try voided.required("purchaseToken").nonEmptyIdentifier()
-            if try voided.optional("refundType")?.integer() == 2 {
+        if let voided = try notification.optional(Field.voidedPurchaseNotification) {
+            let token = try voided.required(Field.purchaseToken).nonEmptyIdentifier()
+            if try voided.optional(Field.refundType)?.integer() == 2 {
                 // A quantity-based partial refund leaves the rest of the purchase: fetch what remains.
                 return reading(.refreshNeeded(purchaseToken: token, productId: nil))
             }
-            let eventTime = try Self.eventTime(notification.required("eventTimeMillis"))
+            let eventTime = try Self.eventTime(notification.required(Field.eventTimeMillis))
             // An unauthenticated push could be anyone's: the server checks with Google before anything is voided.
             guard pushAuthentication != nil else {
                 return reading(.refreshNeeded(purchaseToken: token, productId: nil))
             }
             return reading(.records([GooglePlayLedgerRecords.voided(token: token, at: eventTime)]))
         }
-        if try notification.optional("testNotification") != nil {
+        if try notification.optional(Field.testNotification) != nil {
             return reading(.noChange(reason: "a test notification"))
         }
         return reading(.noChange(reason: "a notification of a kind this source does not read"))

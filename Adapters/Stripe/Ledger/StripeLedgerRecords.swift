@@ -36,13 +36,13 @@ struct StripeLedgerRecords {
             return .records([try subscriptionRecord(event.object, stamp: stamp())])
         case .checkoutSession:
             let object = event.object
-            let mode = try object.required("mode").string()
-            if mode == "payment", object.member("line_items") == nil {
+            let mode = try object.required(Field.mode).string()
+            if mode == "payment", object.member(Field.lineItems) == nil {
                 // Webhooks never carry line items (an includable field): the session must be fetched.
-                let idNode = try object.required("id")
+                let idNode = try object.required(Field.id)
                 guard let id = try idNode.identifier() else { throw idNode.invalid("must not be empty") }
-                _ = try object.required("livemode").bool()
-                _ = try object.required("created").stripeTimestamp()
+                _ = try object.required(Field.livemode).bool()
+                _ = try object.required(Field.created).stripeTimestamp()
                 switch event.type {
                 case "checkout.session.completed", "checkout.session.async_payment_succeeded":
                     return .refreshNeeded(purchaseToken: id, productId: nil)
@@ -85,7 +85,7 @@ struct StripeLedgerRecords {
                 isVerified: false, instant: receivedAt, body: body)
         }
         func object(_ node: JSONNode) throws(DocumentError) {
-            switch try node.required("object").string() {
+            switch try node.required(Field.object).string() {
             case "subscription":
                 records.append(try subscriptionRecord(node, stamp: fetched(node)))
             case "checkout.session":
@@ -122,7 +122,7 @@ struct StripeLedgerRecords {
                 }
                 for element in elements { try object(element) }
             }
-            if let events = try root.optional("events") {
+            if let events = try root.optional(Field.events) {
                 let elements: [JSONNode]
                 if events.kind == .object {
                     elements = try events.stripeListData()

@@ -101,7 +101,7 @@ public struct StripeLedgerSource: LedgerSource {
                 // One subscription (a purchase's usual thread): read alone, as the combined object's only
                 // element is read — the same checks, without writing and parsing the object around it.
                 let subscription = try JSONNode(parsing: records[0].body)
-                _ = try subscription.required("object")
+                _ = try subscription.required(Field.object)
                 objects = try adapter.objects(in: subscription, form: .subscription)
             } else {
                 // The combined object, read as such: what `snapshot(from:)` would tell from its keys.
