@@ -48,34 +48,26 @@ struct LedgerStateSyncTests {
         #expect(stages.last == .synced, "the last stage is the command's sync: \(stages)")
     }
 
-    @Test("replay --state: every commit synced before the command returns")
-    func replaySyncsBeforeReturning() async throws {
-        let scratch = try Scratch()
-        let log = try scratch.write(
-            "log.jsonl",
-            [
-                #"{"logIn": {"from": "\#(EndToEndLedgerImportTests.anonymousA)", "to": "zoe"}}"#,
-                #"{"logIn": {"from": "\#(EndToEndLedgerImportTests.anonymousC)", "to": "abe"}}"#,
-            ].joined(separator: "\n") + "\n")
-        let state = scratch.url.appendingPathComponent("state").path
-        let run = try await Self.run(["ledger", "replay", "--state", state, "--at", "2025-06-01T00:00:00Z", log])
-        #expect(run.status == 0)
-        Self.expectSyncedAtTheEnd(run.stages, appends: 2)
+    /// A log whose second line logs abe in, or is no ledger input at all (refused: the run ends 65).
+    static func log(refusingTheSecondLine: Bool) -> String {
+        [
+            #"{"logIn": {"from": "\#(EndToEndLedgerImportTests.anonymousA)", "to": "zoe"}}"#,
+            refusingTheSecondLine
+                ? #"{"no such input": true}"#
+                : #"{"logIn": {"from": "\#(EndToEndLedgerImportTests.anonymousC)", "to": "abe"}}"#,
+        ].joined(separator: "\n") + "\n"
     }
 
-    @Test("replay --state: a run that refuses a line still syncs what it applied")
-    func aReplayThatRefusesALineStillSyncs() async throws {
+    @Test(
+        "replay --state: every commit synced before the command returns, also when a line is refused",
+        arguments: [false, true])
+    func replaySyncsBeforeReturning(refusingTheSecondLine: Bool) async throws {
         let scratch = try Scratch()
-        let log = try scratch.write(
-            "log.jsonl",
-            [
-                #"{"logIn": {"from": "\#(EndToEndLedgerImportTests.anonymousA)", "to": "zoe"}}"#,
-                #"{"no such input": true}"#,
-            ].joined(separator: "\n") + "\n")
+        let log = try scratch.write("log.jsonl", Self.log(refusingTheSecondLine: refusingTheSecondLine))
         let state = scratch.url.appendingPathComponent("state").path
         let run = try await Self.run(["ledger", "replay", "--state", state, "--at", "2025-06-01T00:00:00Z", log])
-        #expect(run.status == 65)
-        Self.expectSyncedAtTheEnd(run.stages, appends: 1)
+        #expect(run.status == (refusingTheSecondLine ? 65 : 0))
+        Self.expectSyncedAtTheEnd(run.stages, appends: refusingTheSecondLine ? 1 : 2)
     }
 
     @Test("backfill: every commit synced before the command returns")
