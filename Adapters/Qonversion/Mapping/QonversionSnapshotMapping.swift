@@ -25,8 +25,9 @@ extension EntitlementSnapshot {
     init(qonversionWithUniqueIds document: QonversionWireDocument, provider: ProviderID, at instant: Date) {
         var entitlements: [Entitlement] = []
         entitlements.reserveCapacity(document.entitlements.count)
-        for wire in document.entitlements {
-            entitlements.append(Entitlement(qonversion: wire, at: instant))
+        // By index: a `for … in` copies each wire entitlement out of the array.
+        for index in document.entitlements.indices {
+            entitlements.append(Entitlement(qonversion: document.entitlements[index], at: instant))
         }
         self.init(
             provider: provider,
