@@ -9,7 +9,7 @@ extension Entitlement {
     /// dates say. Ownership, sandbox and the refund date
     /// come from the latest transaction (by transaction date); with no transactions they are unknown,
     /// false and `nil`.
-    init(qonversion wire: QonversionWireEntitlement, at instant: Date) {
+    init(qonversion wire: borrowing QonversionWireEntitlement, at instant: Date) {
         let ordered = wire.transactions.oldestFirst()
         // Its fields read in place (by index, not `ordered.last`, which copies the whole transaction).
         let latest = ordered.indices.last
@@ -45,7 +45,7 @@ extension Entitlement {
 extension Transaction {
     /// Maps one `store_transactions` element. Qonversion sends no product id or store per
     /// transaction, so those stay `nil` / `unknown` rather than being copied from the entitlement.
-    init(qonversion wire: QonversionWireTransaction) {
+    init(qonversion wire: borrowing QonversionWireTransaction) {
         self.init(
             transactionId: wire.transactionId,
             originalTransactionId: wire.originalTransactionId,

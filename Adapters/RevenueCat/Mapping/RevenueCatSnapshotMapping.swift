@@ -26,7 +26,7 @@ extension RevenueCatResponse {
             managementURL: subscriber.managementURL,
             originalApplicationVersion: subscriber.originalApplicationVersion,
             originalPurchaseDate: subscriber.originalPurchaseDate,
-            entitlements: entitlements,
+            entitlements: consume entitlements,
             nonSubscriptionTransactions: subscriber.nonSubscriptionPurchasesOldestFirst.map(
                 Transaction.init(revenueCatOneTime:))
         )
@@ -39,7 +39,10 @@ extension Entitlement {
     /// Access and its end come from the entitlement's own `expires_date` (the server's verdict, which
     /// already includes store grace periods and refund revocations); everything about how it was bought
     /// comes from the joined purchase.
-    init(revenueCat record: RevenueCatEntitlementRecord, joined purchase: RevenueCatPurchase, at instant: Date) {
+    init(
+        revenueCat record: borrowing RevenueCatEntitlementRecord, joined purchase: borrowing RevenueCatPurchase,
+        at instant: Date
+    ) {
         // Taken out of the purchase once and lent to the rules below: each `purchase.subscription` copies it.
         let subscription = purchase.subscription
         let store = Store(revenueCat: purchase.store)
@@ -115,7 +118,8 @@ extension Transaction {
     /// The transaction synthesized for an entitlement from its joined purchase's latest period; `subscription`
     /// is the purchase's subscription, `nil` for a one-time purchase.
     init(
-        revenueCatJoined purchase: RevenueCatPurchase, subscription: RevenueCatSubscription?, productId: String,
+        revenueCatJoined purchase: borrowing RevenueCatPurchase, subscription: RevenueCatSubscription?,
+        productId: String,
         periodType: PeriodType, store: Store, ownershipType: OwnershipType
     ) {
         self.init(
