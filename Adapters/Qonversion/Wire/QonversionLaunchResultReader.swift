@@ -7,15 +7,14 @@ import EntitlementKit
 /// integer code. The product catalogue, offerings and `products_permissions` are not entitlements and
 /// are not read.
 enum QonversionLaunchResultReader {
-    static func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
-        try root.requireObject()
-        if let success = try root.optional(Field.success), try success.bool() == false {
+    static func read(_ document: JSONNode) throws(DocumentError) -> QonversionWireDocument {
+        let root = try document.object()
+        if let success = root.optional(Field.success), try success.bool() == false {
             throw DocumentError(
                 kind: .vendorError, path: success.path, offending: success.value,
-                reason: "means the request failed\(serverMessage(root))")
+                reason: "means the request failed\(serverMessage(document))")
         }
-        let data = try root.required(Field.data)
-        try data.requireObject()
+        let data = try root.required(Field.data).object()
         // Both SDKs read an absent list as "no entitlements" (it grants nothing); `null` or any other
         // type is malformed.
         let permissions: [JSONNode]
@@ -40,18 +39,18 @@ enum QonversionLaunchResultReader {
         )
     }
 
-    static func entitlement(_ element: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
-        try element.requireObject()
+    static func entitlement(_ node: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
+        let element = try node.object()
         let (id, idNode) = try element.qonversionEntitlementId()
         var entitlement = QonversionWireEntitlement(
             id: id,
             idNode: idNode,
             activeFlag: try element.required(Field.active).qonversionFlag(),
             productId: try element.optionalIdentifier(Field.associatedProduct),
-            renewState: try element.optional(Field.renewState).map { $0.qonversionRenewState() },
-            source: try element.optionalEnumerationString(Field.source),
-            currentPeriodType: try element.optionalEnumerationString(Field.currentPeriodType),
-            grantType: try element.optionalEnumerationString(Field.grantType),
+            renewState: element.optional(Field.renewState).map { $0.qonversionRenewState() },
+            source: element.optionalEnumerationString(Field.source),
+            currentPeriodType: element.optionalEnumerationString(Field.currentPeriodType),
+            grantType: element.optionalEnumerationString(Field.grantType),
             startedDate: try element.optionalEpochSeconds(Field.startedTimestamp),
             expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
             trialStartDate: try element.optionalEpochSeconds(Field.trialStartTimestamp),
@@ -61,7 +60,7 @@ enum QonversionLaunchResultReader {
             renewsCount: try element.optionalCount(Field.renewsCount),
             lastActivatedOfferCode: try element.optionalIdentifier(Field.lastActivatedOfferCode)
         )
-        if let list = try element.optional(Field.storeTransactions) {
+        if let list = element.optional(Field.storeTransactions) {
             let transactions = try list.elements()
             entitlement.transactions.reserveCapacity(transactions.count)
             for transaction in transactions {
@@ -71,8 +70,8 @@ enum QonversionLaunchResultReader {
         return entitlement
     }
 
-    static func transaction(_ element: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
-        try element.requireObject()
+    static func transaction(_ node: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
+        let element = try node.object()
         return QonversionWireTransaction(
             transactionId: try element.optionalTransactionIdentifier(Field.transactionId),
             originalTransactionId: try element.optionalTransactionIdentifier(Field.originalTransactionId),
@@ -81,9 +80,9 @@ enum QonversionLaunchResultReader {
             expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
             // `…_revoke_…`, not `…_revocation_…`: the key the server and both SDKs use.
             revokeDate: try element.optionalEpochSeconds(Field.transactionRevokeTimestamp),
-            environment: try element.optionalEnumerationString(Field.environment),
-            ownershipType: try element.optionalEnumerationString(Field.ownershipType),
-            type: try element.optionalEnumerationString(Field.type)
+            environment: element.optionalEnumerationString(Field.environment),
+            ownershipType: element.optionalEnumerationString(Field.ownershipType),
+            type: element.optionalEnumerationString(Field.type)
         )
     }
 

@@ -12,7 +12,8 @@ import Foundation
 extension RevenueCatResponse {
     /// Reads a whole response. Unknown members (`schema_version`, `request_date_ms`, `other_purchases`,
     /// `subscriber_attributes`, `price`, …) are ignored.
-    init(reading root: JSONNode) throws(DocumentError) {
+    init(reading node: JSONNode) throws(DocumentError) {
+        let root = try node.object()
         let subscriber = try root.required(Field.subscriber)
         requestDate = try root.required(Field.requestDate).date()
         self.subscriber = try RevenueCatSubscriber(reading: subscriber)
@@ -20,7 +21,8 @@ extension RevenueCatResponse {
 }
 
 extension RevenueCatSubscriber {
-    init(reading node: JSONNode) throws(DocumentError) {
+    init(reading subscriber: JSONNode) throws(DocumentError) {
+        let node = try subscriber.object()
         originalAppUserId = try node.required(Field.originalAppUserId).string()
         firstSeen = try node.required(Field.firstSeen).date()
         managementURL = ManagementURL.parse(node.member(Field.managementURL))
@@ -53,7 +55,8 @@ extension RevenueCatSubscriber {
 }
 
 extension RevenueCatSubscription {
-    init(reading node: JSONNode, productId: String) throws(DocumentError) {
+    init(reading subscription: JSONNode, productId: String) throws(DocumentError) {
+        let node = try subscription.object()
         self.productId = productId
         purchaseDate = try node.required(Field.purchaseDate).date()
         originalPurchaseDate = try node.optional(Field.originalPurchaseDate)?.date()
@@ -72,7 +75,8 @@ extension RevenueCatSubscription {
 }
 
 extension RevenueCatNonSubscription {
-    init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
+    init(reading purchase: JSONNode, productId: String, index: Int) throws(DocumentError) {
+        let node = try purchase.object()
         self.productId = productId
         self.index = index
         storeTransactionId = try node.optional(Field.storeTransactionId)?.identifier()
@@ -84,7 +88,8 @@ extension RevenueCatNonSubscription {
 }
 
 extension RevenueCatEntitlementRecord {
-    init(reading node: JSONNode, id: String) throws(DocumentError) {
+    init(reading entitlement: JSONNode, id: String) throws(DocumentError) {
+        let node = try entitlement.object()
         self.id = id
         productIdentifier = try node.required(Field.productIdentifier).string()
         // An absent expiry would read as lifetime access. RevenueCat always sends the key (`null` for
