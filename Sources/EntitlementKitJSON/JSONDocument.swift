@@ -31,17 +31,18 @@ import Foundation
 
     /// Parses `data` strictly (see ``JSONValue/parse(_:)-(Data)``).
     init(parsing data: Data) throws(DocumentError) {
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
-        _ = storage.initialize(from: data)
-        let bytes = UnsafeBufferPointer(rebasing: storage[..<data.count])
-        var builder = JSONTapeBuilder(bytes: bytes)
+        // The text, copied in one move, and the zero bytes the builder reads past its end.
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: data.count + JSONTapeBuilder.padding)
+        data.copyBytes(to: storage, count: data.count)
+        (storage + data.count).initialize(repeating: 0, count: JSONTapeBuilder.padding)
+        var builder = JSONTapeBuilder(text: storage, count: data.count)
         do {
             try builder.build()
         } catch {
             storage.deallocate()
             throw error
         }
-        self.bytes = bytes
+        bytes = UnsafeBufferPointer(start: storage, count: data.count)
         // Taken over without a copy (a copy of every tape was a tenth of the pass).
         let (words, capacity) = builder.takeTape()
         tape = UnsafeBufferPointer(words)
