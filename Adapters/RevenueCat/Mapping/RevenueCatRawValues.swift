@@ -4,8 +4,9 @@ import EntitlementKit
 // not an error: it becomes `.unknown` (and the store's raw string is kept as `storeRaw`).
 
 extension Store {
-    /// RevenueCat's `store` values, read by the adapter and written by the simulated backend.
-    package static let revenueCatNames: [String: Store] = [
+    /// RevenueCat's `store` values, read by the adapter and written by the simulated backend. A list, not a
+    /// dictionary: finding one of a dozen short names by comparing is cheaper than hashing it, once per entitlement.
+    package static let revenueCatNames: KeyValuePairs<String, Store> = [
         "app_store": .appStore, "mac_app_store": .macAppStore, "play_store": .playStore, "amazon": .amazon,
         "stripe": .stripe, "promotional": .promotional, "rc_billing": .rcBilling, "paddle": .paddle,
         "external": .external, "test_store": .testStore, "galaxy": .galaxy,
@@ -13,7 +14,11 @@ extension Store {
 
     /// The unified store for RevenueCat's `store` value; absent, non-string or unlisted → `.unknown`.
     init(revenueCat raw: LenientRawValue) {
-        self = raw.text.flatMap { Self.revenueCatNames[$0] } ?? .unknown
+        guard let text = raw.text else {
+            self = .unknown
+            return
+        }
+        self = Self.revenueCatNames.first { $0.key == text }?.value ?? .unknown
     }
 
     /// RevenueCat's `store` value for this store, or `nil` for one RevenueCat does not name.
