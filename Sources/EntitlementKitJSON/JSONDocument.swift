@@ -343,16 +343,16 @@ import Foundation
 
     // MARK: Values
 
-    /// The integer at `index` (an `.integer` word).
+    /// The integer at `index` (an `.integer` word, whose length is exact: it fits 64 bits, so 20 characters at most).
     func integer(at index: Int) -> Int64 {
-        let text = self.text(at: index)
-        guard text.count <= 19, let base = text.baseAddress else {
-            return Int64(String(decoding: text, as: UTF8.self)) ?? 0
+        let (start, count) = (Self.offset(of: tape[index]), Self.storedLength(of: tape[index]))
+        guard count <= 19, let base = bytes.baseAddress.map({ $0 + start }) else {
+            return Int64(String(decoding: text(at: index), as: UTF8.self)) ?? 0
         }
         // Up to 19 characters: at most 18 digits after a sign, or 19 the tape builder found to fit.
         let negative = base.pointee == UInt8(ascii: "-")
         var value: Int64 = 0
-        for offset in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
+        for offset in (negative ? 1 : 0)..<count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
         return negative ? -value : value
     }
 
