@@ -346,13 +346,14 @@ import Foundation
     /// The integer at `index` (an `.integer` word).
     func integer(at index: Int) -> Int64 {
         let text = self.text(at: index)
-        var value: Int64 = 0
-        let negative = text.first == UInt8(ascii: "-")
-        if text.count <= 19 {
-            for byte in text.dropFirst(negative ? 1 : 0) { value = value &* 10 &+ Int64(byte &- 0x30) }
-            return negative ? -value : value
+        guard text.count <= 19, let base = text.baseAddress else {
+            return Int64(String(decoding: text, as: UTF8.self)) ?? 0
         }
-        return Int64(String(decoding: text, as: UTF8.self)) ?? 0
+        // Up to 19 characters: at most 18 digits after a sign, or 19 the tape builder found to fit.
+        let negative = base.pointee == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for offset in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
+        return negative ? -value : value
     }
 
     /// The number at `index` (an `.integer` or `.double` word) as a `Double`.

@@ -455,23 +455,27 @@ struct CanonicalJSONEncoder: ~Copyable {
             return
         }
         let (year, month, day, millisecondOfDay) = CivilCalendar.components(ofMilliseconds: milliseconds)
+        // The year (1…9999) and the time of day in 32 bits, whose divisions by constants are the cheapest.
+        let (seconds, fraction) = UInt32(truncatingIfNeeded: millisecondOfDay).quotientAndRemainder(dividingBy: 1000)
+        let (hour, secondOfHour) = seconds.quotientAndRemainder(dividingBy: 3600)
+        let (minute, second) = secondOfHour.quotientAndRemainder(dividingBy: 60)
+        let (century, yearOfCentury) = UInt32(truncatingIfNeeded: year).quotientAndRemainder(dividingBy: 100)
         // `"YYYY-MM-DDTHH:MM:SS.sssZ"` at most: written in place in one reservation.
         let start = reserve(26)
         start[0] = UInt8(ascii: "\"")
-        Self.twoDigits(year / 100, at: start + 1)
-        Self.twoDigits(year % 100, at: start + 3)
+        Self.twoDigits(century, at: start + 1)
+        Self.twoDigits(yearOfCentury, at: start + 3)
         start[5] = UInt8(ascii: "-")
-        Self.twoDigits(month, at: start + 6)
+        Self.twoDigits(UInt32(truncatingIfNeeded: month), at: start + 6)
         start[8] = UInt8(ascii: "-")
-        Self.twoDigits(day, at: start + 9)
+        Self.twoDigits(UInt32(truncatingIfNeeded: day), at: start + 9)
         start[11] = UInt8(ascii: "T")
-        Self.twoDigits(millisecondOfDay / 3_600_000, at: start + 12)
+        Self.twoDigits(hour, at: start + 12)
         start[14] = UInt8(ascii: ":")
-        Self.twoDigits(millisecondOfDay / 60_000 % 60, at: start + 15)
+        Self.twoDigits(minute, at: start + 15)
         start[17] = UInt8(ascii: ":")
-        Self.twoDigits(millisecondOfDay / 1000 % 60, at: start + 18)
+        Self.twoDigits(second, at: start + 18)
         var length = 20
-        let fraction = millisecondOfDay % 1000
         if fraction != 0 {
             start[20] = UInt8(ascii: ".")
             start[21] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction / 100)
@@ -483,11 +487,23 @@ struct CanonicalJSONEncoder: ~Copyable {
         commit(length + 2)
     }
 
-    /// `value` (0…99) as two decimal digits at `cursor`.
+    /// `value` (0…99) as two decimal digits at `cursor`, copied from the table of the hundred pairs.
     @inline(__always)
-    private static func twoDigits(_ value: Int64, at cursor: UnsafeMutablePointer<UInt8>) {
-        cursor[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
-        cursor[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+    private static func twoDigits(_ value: UInt32, at cursor: UnsafeMutablePointer<UInt8>) {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start).loadUnaligned(
+            fromByteOffset: 2 * Int(value), as: UInt16.self)
+        UnsafeMutableRawPointer(cursor).storeBytes(of: pairs, as: UInt16.self)
+    }
+
+    /// `00`, `01`, … `99`: a constant in the binary (computed, so no lazy initialization guards it).
+    private static var digitPairs: StaticString {
+        """
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `minimumWidth`.
