@@ -61,18 +61,18 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
     mutating func write(_ snapshot: EntitlementSnapshot) {
-        // The entitlements copied out of the dictionary once and sorted in place by id (each key is its
-        // entitlement's id): every read of a dictionary value copies the whole entitlement, and
-        // `activeEntitlementIds` and `entitlements` both walk them. Sorting moves them; comparing borrows.
-        var sorted = Array(snapshot.entitlements.values)
-        sorted.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        // The dictionary's positions sorted by id (each key is its entitlement's id), and each entitlement read
+        // where it is: reading a dictionary value copies the whole entitlement, and so does handing an element of
+        // a copied-out array to `write`, so the value is read once, straight into `write`.
+        let entitlements = snapshot.entitlements
+        var sorted = Array(entitlements.indices)
+        sorted.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
         member(.activeEntitlementIds, first: true)
-        // By index: a `for … in` over the array copies each entitlement out of it.
         var isFirst = true
-        for index in sorted.indices where sorted[index].isActive {
+        for index in sorted where entitlements.values[index].isActive {
             put(isFirst ? UInt8(ascii: "[") : UInt8(ascii: ","))
             isFirst = false
-            string(sorted[index].id)
+            string(entitlements.keys[index])
         }
         if isFirst { put(UInt8(ascii: "[")) }
         put(UInt8(ascii: "]"))
@@ -85,11 +85,11 @@ struct CanonicalJSONEncoder: ~Copyable {
         string(snapshot.appUserId)
         member(.entitlements)
         if sorted.isEmpty { put(UInt8(ascii: "{")) }
-        for index in sorted.indices {
-            put(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            string(sorted[index].id)
+        for (position, index) in sorted.enumerated() {
+            put(position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            string(entitlements.keys[index])
             put(UInt8(ascii: ":"))
-            write(sorted[index])
+            write(entitlements.values[index])
         }
         put(UInt8(ascii: "}"))
         member(.evaluatedAt)
@@ -341,7 +341,16 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// camelCase literals.
     private mutating func value(_ value: (some OpenEnumeration)?) {
         guard let value else { return raw("null") }
-        let text = value.canonicalRawValue
+        self.value(value)
+    }
+
+    /// ``OpenEnumeration/canonicalRawValue`` of a value that is there, its raw value lent rather than copied out.
+    private mutating func value<Value: OpenEnumeration>(_ value: Value) {
+        if value.isKnown { literal(value.rawValue) } else { literal(Value.unknown.rawValue) }
+    }
+
+    /// `text` between quotes without looking for bytes to escape: one of the schema's own literals.
+    private mutating func literal(_ text: String) {
         let written: Void? = text.utf8.withContiguousStorageIfAvailable { quoted($0) }
         if written == nil { string(text) }
     }
