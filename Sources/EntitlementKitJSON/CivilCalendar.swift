@@ -17,43 +17,41 @@ package enum CivilCalendar {
         }
     }
 
-    // Days from civil and back: the proleptic Gregorian algorithms of H. Hinnant's date library notes.
+    // Days from civil and back: the algorithms of C. Neri and L. Schneider (2022), in unsigned arithmetic from
+    // a March 1 before every day `Int64` milliseconds can name (2^20 eras of 400 years before year 0).
 
-    /// The day `year`-`month`-`day` as days since 1970-01-01.
-    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+    /// The day `year`-`month`-`day` as days since 1970-01-01 (traps for years before -419,430,400).
+    @inline(__always) package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let january = month <= 2
+        let shiftedYear = UInt64(year + (400 << 20)) - (january ? 1 : 0)
+        let century = shiftedYear / 100
+        let dayOfYearStart = 1461 * shiftedYear / 4 - century + century / 4
+        let dayOfMonthStart = (979 * UInt64(january ? month + 12 : month) - 2919) / 32
+        return Int64(dayOfYearStart + dayOfMonthStart) + day - 1 - (719_468 + (146_097 << 20))
     }
 
     /// The calendar date `days` after 1970-01-01.
-    package static func civilDate(fromDaysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    @inlinable @inline(__always) package static func civilDate(fromDaysSince1970 days: Int64) -> (
+        year: Int64, month: Int64, day: Int64
+    ) {
+        let quarterDays = 4 * UInt64(days + 719_468 + (146_097 << 20)) + 3
+        let century = quarterDays / 146_097
+        let yearsAndDays = 2_939_745 * ((quarterDays % 146_097) | 3)
+        let dayOfYear = (yearsAndDays & 0xFFFF_FFFF) / 11_758_980
+        let monthAndDay = 2141 * dayOfYear + 197_913
+        let january: UInt64 = dayOfYear >= 306 ? 1 : 0
+        let year = Int64(100 * century + (yearsAndDays >> 32) + january) - (400 << 20)
+        return (year, Int64((monthAndDay >> 16) - 12 * january), Int64((monthAndDay & 0xFFFF) / 2141 + 1))
     }
 
     /// The calendar date and the millisecond of the day of an instant in milliseconds since 1970.
-    package static func components(ofMilliseconds milliseconds: Int64) -> (
+    @inlinable @inline(__always) package static func components(ofMilliseconds milliseconds: Int64) -> (
         year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64
     ) {
-        var days = milliseconds / millisecondsPerDay
-        var remainder = milliseconds % millisecondsPerDay
-        if remainder < 0 {
-            remainder += millisecondsPerDay
-            days -= 1
-        }
+        let days = milliseconds / millisecondsPerDay - (milliseconds % millisecondsPerDay < 0 ? 1 : 0)
         let (year, month, day) = civilDate(fromDaysSince1970: days)
-        return (year, month, day, remainder)
+        // Exact although `days * millisecondsPerDay` can overflow: the true remainder is in 0..<millisecondsPerDay.
+        return (year, month, day, milliseconds &- days &* millisecondsPerDay)
     }
 
     /// `date` plus `months` calendar months; the day is clamped to the target month's length and the time

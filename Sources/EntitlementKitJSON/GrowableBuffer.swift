@@ -34,7 +34,7 @@ package struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
     package mutating func append(_ element: Element) {
         if count == capacity { grow(to: count + 1) }
         (base + count).initialize(to: element)
-        count += 1
+        count &+= 1  // below `capacity`, which is an `Int`
     }
 
     @inlinable

@@ -31,17 +31,18 @@ import Foundation
 
     /// Parses `data` strictly (see ``JSONValue/parse(_:)-(Data)``).
     init(parsing data: Data) throws(DocumentError) {
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
-        _ = storage.initialize(from: data)
-        let bytes = UnsafeBufferPointer(rebasing: storage[..<data.count])
-        var builder = JSONTapeBuilder(bytes: bytes)
+        // The text, copied in one move, and the zero bytes the builder reads past its end.
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: data.count + JSONTapeBuilder.padding)
+        data.copyBytes(to: storage, count: data.count)
+        (storage + data.count).initialize(repeating: 0, count: JSONTapeBuilder.padding)
+        var builder = JSONTapeBuilder(text: storage, count: data.count)
         do {
             try builder.build()
         } catch {
             storage.deallocate()
             throw error
         }
-        self.bytes = bytes
+        bytes = UnsafeBufferPointer(start: storage, count: data.count)
         // Taken over without a copy (a copy of every tape was a tenth of the pass).
         let (words, capacity) = builder.takeTape()
         tape = UnsafeBufferPointer(words)
@@ -345,13 +346,14 @@ import Foundation
     /// The integer at `index` (an `.integer` word).
     func integer(at index: Int) -> Int64 {
         let text = self.text(at: index)
-        var value: Int64 = 0
-        let negative = text.first == UInt8(ascii: "-")
-        if text.count <= 19 {
-            for byte in text.dropFirst(negative ? 1 : 0) { value = value &* 10 &+ Int64(byte &- 0x30) }
-            return negative ? -value : value
+        guard text.count <= 19, let base = text.baseAddress else {
+            return Int64(String(decoding: text, as: UTF8.self)) ?? 0
         }
-        return Int64(String(decoding: text, as: UTF8.self)) ?? 0
+        // Up to 19 characters: at most 18 digits after a sign, or 19 the tape builder found to fit.
+        let negative = base.pointee == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for offset in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
+        return negative ? -value : value
     }
 
     /// The number at `index` (an `.integer` or `.double` word) as a `Double`.

@@ -234,15 +234,7 @@ public struct JSONNode: Sendable, Hashable {
     public func date() throws(DocumentError) -> Date {
         let milliseconds: Int64?
         switch document.kind(at: index) {
-        case .asciiString, .utf8String:
-            let text = document.text(at: index)
-            if text.count == 20 || text.count == 24, let base = text.baseAddress {
-                milliseconds =
-                    RFC3339.milliseconds(fixedLayoutAt: base, length: text.count)
-                    ?? RFC3339.milliseconds(utf8: text)
-            } else {
-                milliseconds = RFC3339.milliseconds(utf8: text)
-            }
+        case .asciiString, .utf8String: milliseconds = RFC3339.milliseconds(utf8: document.text(at: index))
         case .escapedString:
             milliseconds = RFC3339.date(from: document.string(at: index))?.millisecondsSince1970
         default: throw typeMismatch("an ISO 8601 date string")
@@ -255,9 +247,12 @@ public struct JSONNode: Sendable, Hashable {
     /// outside the years ``RFC3339/supportedYears`` are refused: a timestamp sent in the wrong unit must
     /// not turn into an expiry thousands of years away.
     public func dateFromEpochSeconds() throws(DocumentError) -> Date {
-        guard let date = EpochTime.date(secondsSince1970: try number()) else {
-            throw invalid("is not a plausible count of seconds since 1970")
-        }
+        // A count without a fraction is read as an integer, without a `Double` in between: the same instant.
+        let date =
+            isInteger
+            ? EpochTime.date(secondsSince1970: document.integer(at: index))
+            : EpochTime.date(secondsSince1970: try number())
+        guard let date else { throw invalid("is not a plausible count of seconds since 1970") }
         return date
     }
 

@@ -10,7 +10,7 @@ public enum RFC3339 {
     /// A time-zone designator is required; anything else, including impossible calendar dates, is `nil`.
     public static func date(from text: String) -> Date? {
         var text = text
-        return text.withUTF8 { parse($0) }.map(Date.init(millisecondsSince1970:))
+        return text.withUTF8 { milliseconds(utf8: $0) }.map(Date.init(millisecondsSince1970:))
     }
 
     /// The canonical form: UTC with `Z`, milliseconds only when non-zero.
@@ -30,47 +30,54 @@ public enum RFC3339 {
     /// The years a canonical date can express.
     public static let supportedYears = 1...9999
 
-    /// ``date(from:)`` on UTF-8 bytes, as milliseconds since 1970 (the fast readers parse dates in place).
-    package static func milliseconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        parse(bytes)
+    /// ``milliseconds(utf8:)`` for `YYYY-MM-DDTHH:MM:SSZ` and `YYYY-MM-DDTHH:MM:SS.sssZ`, `nil` for any other
+    /// text: the common case read as three overlapping words, `YYYY-MM-`, `DDTHH:MM` and `H:MM:SSZ`
+    /// (`:SS.sssZ`), each checked at once, its separators against a pattern and all its digits together.
+    package static func milliseconds(fixedLayout bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let length = bytes.count
+        /// Byte `i` of the result: the two-digit number at bytes `i` and `i + 1` of the word at `offset`, whose
+        /// bytes must be `pattern`'s where `digits` has 0 and decimal digits where it has 0xFF.
+        @inline(__always) func pairs(at offset: Int, _ pattern: UInt64, _ digits: UInt64) -> UInt64? {
+            let word = UInt64(
+                littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let candidate = (word & digits) | (0x3030_3030_3030_3030 & ~digits)
+            // A byte outside "0"…"9" sets its high bit in one of the two (no byte below it carries or borrows).
+            let outside =
+                ((candidate &+ 0x4646_4646_4646_4646) | (candidate &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
+            guard ((word ^ pattern) & ~digits) | outside == 0 else { return nil }
+            let values = candidate &- 0x3030_3030_3030_3030
+            return values &* 10 &+ (values >> 8)
+        }
+        func byte(_ word: UInt64, _ index: UInt64) -> Int64 { Int64((word >> (8 * index)) & 0xFF) }
+        guard length == 20 || length == 24,
+            let date = pairs(at: 0, 0x2D00_002D_0000_0000, 0x00FF_FF00_FFFF_FFFF),
+            let time = pairs(at: 8, 0x0000_3A00_0054_0000, 0xFFFF_00FF_FF00_FFFF),
+            let end = length == 20
+                ? pairs(at: 12, 0x5A00_003A_0000_3A00, 0x00FF_FF00_FFFF_00FF)
+                : pairs(at: 16, 0x5A00_0000_2E00_003A, 0x00FF_FFFF_00FF_FF00)
+        else { return nil }
+        let (second, fraction) =
+            length == 20 ? (byte(end, 5), 0) : (byte(end, 1), (byte(end, 4) * 100 + byte(end, 6)) / 10)
+        return milliseconds(
+            year: byte(date, 0) * 100 + byte(date, 2), month: byte(date, 5), day: byte(time, 0), hour: byte(time, 3),
+            minute: byte(time, 6), second: second
+        ).map { $0 + fraction }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` (`length` 20) or `YYYY-MM-DDTHH:MM:SS.sssZ` (24) at `text`, with exactly
-    /// ``date(from:)``'s checks and arithmetic; `nil` for anything else (which the general parser then
-    /// reads). The fast readers' common case, without the general parser's per-character branching.
-    package static func milliseconds(fixedLayoutAt text: UnsafePointer<UInt8>, length: Int) -> Int64? {
-        @inline(__always) func digits(_ offset: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in offset..<offset + count {
-                let digit = text[index] &- 0x30
-                guard digit <= 9 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            return value
-        }
-        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
-            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[length - 1] == UInt8(ascii: "Z"),
-            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
-            let minute = digits(14, 2), let second = digits(17, 2)
-        else { return nil }
-        var milliseconds: Int64 = 0
-        if length == 24 {
-            guard text[19] == UInt8(ascii: "."), let fraction = digits(20, 3) else { return nil }
-            milliseconds = fraction
-        } else {
-            guard length == 20 else { return nil }
-        }
+    /// The instant of a date and a time of day in UTC, `nil` unless it is a real one of ``supportedYears``.
+    private static func milliseconds(
+        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
+    ) -> Int64? {
         guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,
-            day <= CivilCalendar.daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60
+            day <= CivilCalendar.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
-        let instant = (days * 86_400 + hour * 3600 + minute * 60 + second) * 1000 + milliseconds
-        guard supportedMilliseconds.contains(instant) else { return nil }
-        return instant
+        return (days * 86_400 + hour * 3600 + minute * 60 + second) * 1000
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    /// ``date(from:)`` on UTF-8 bytes, as milliseconds since 1970 (the readers parse dates in place).
+    package static func milliseconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        if let instant = milliseconds(fixedLayout: bytes) { return instant }
         var index = 0
         func number(_ digits: Int) -> Int64? {
             guard index + digits <= bytes.count else { return nil }
@@ -91,10 +98,6 @@ public enum RFC3339 {
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
             let day = number(2), expect(UInt8(ascii: "T"), or: UInt8(ascii: "t")), let hour = number(2),
             expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2)
-        else { return nil }
-        guard supportedYears.contains(Int(year)), (1...12).contains(month), day >= 1,
-            day <= CivilCalendar.daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60
         else { return nil }
         var milliseconds: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -123,13 +126,13 @@ public enum RFC3339 {
         default:
             return nil
         }
-        guard index == bytes.count else { return nil }
-        let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
-        let secondsOfDay = hour * 3600 + minute * 60 + second
-        let instant = (days * 86_400 + secondsOfDay - offsetMinutes * 60) * 1000 + milliseconds
+        guard index == bytes.count,
+            let local = self.milliseconds(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        let instant = local - offsetMinutes * 60_000 + milliseconds
         // An offset can carry 0001-01-01 or 9999-12-31 out of the years a canonical date can write.
-        guard supportedMilliseconds.contains(instant) else { return nil }
-        return instant
+        return supportedMilliseconds.contains(instant) ? instant : nil
     }
 
     /// 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in milliseconds since 1970.
@@ -151,10 +154,11 @@ extension Date {
     /// `Int64` (and is 0 for a NaN date) instead of trapping: no date a document can hold comes near, but an
     /// app can build any `Date`.
     public var millisecondsSince1970: Int64 {
-        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
-        if milliseconds.isNaN { return 0 }
-        if milliseconds >= 0x1p63 { return .max }
-        if milliseconds < -0x1p63 { return .min }
-        return Int64(milliseconds)
+        let milliseconds = timeIntervalSince1970 * 1000
+        guard abs(milliseconds) < 0x1p63 else { return milliseconds.isNaN ? 0 : milliseconds > 0 ? .max : .min }
+        // `rounded()` (halves away from zero) without its call into the C library: `fraction` is exact.
+        let whole = Int64(milliseconds)
+        let fraction = milliseconds - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 }

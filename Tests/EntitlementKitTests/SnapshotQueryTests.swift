@@ -44,6 +44,16 @@ struct SnapshotQueryTests {
             ])
     }
 
+    @Test("a value equal to a listed one is known, also when its UTF-8 is not the listed value's length")
+    func openEnumerationEquivalentValue() {
+        // KELVIN SIGN (3 bytes) is canonically equivalent to, so equal to, the letter K (1 byte).
+        let sign = Temperature(rawValue: "\u{212A}")
+        #expect(sign == .kelvin)
+        #expect(sign.isKnown)
+        #expect(sign.canonicalRawValue == "\u{212A}")
+        #expect(!Temperature(rawValue: "C").isKnown)
+    }
+
     @Test("Codable enumerations follow the unified JSON form: only listed values, anything else is unknown")
     func openEnumerationCodable() throws {
         let encoded = try JSONEncoder().encode([Store.playStore, Store(rawValue: "roku")])
@@ -51,4 +61,12 @@ struct SnapshotQueryTests {
         let decoded = try JSONDecoder().decode([PeriodType].self, from: Data(#"["trial","winBack"]"#.utf8))
         #expect(decoded == [.trial, .unknown])
     }
+}
+
+/// An open enumeration whose listed value has a canonically equivalent spelling of another UTF-8 length.
+private struct Temperature: OpenEnumeration {
+    let rawValue: String
+    static let kelvin = Temperature(rawValue: "K")
+    static let unknown = Temperature(rawValue: "unknown")
+    static let knownValues: [Temperature] = [.kelvin, .unknown]
 }

@@ -178,3 +178,50 @@ extension SplitMix64 {
     /// A number in `0..<bound` (0 for an empty range), so the mutations are the same on every run.
     fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }
+
+extension TapeDifferentialTests {
+    /// Documents whose every scanner (strings plain and escaped, literals, numbers of every length, keys,
+    /// whitespace) reaches the end of the text somewhere when cut.
+    private static let scannedDocuments = [
+        #"{"a":"text","bb":[true,false,null,-12.5e+3,0,123456789012345678901,1.25E-2],"c":"\u00e9\ud83d\ude00 é\n"}"#,
+        "[ 1 , 12345678 , 123456789 , -0.000000001 , \"key\" , { \"k\" : { } } , [ ] ]\r\n\t",
+        "123456789012", "-7", "\"plain text of some length\"", "true", "false", "null",
+    ]
+
+    /// The tape reads zero bytes past the text instead of checking bounds: a document cut anywhere (right
+    /// before those bytes) is still refused where the oracle refuses it, with the same error, and a NUL
+    /// byte inside the text is read as the byte it is, never as the end.
+    @Test func everyCutAndEveryInsertedNULGetTheOraclesAnswer() {
+        for document in Self.scannedDocuments {
+            let bytes = Array(document.utf8)
+            for index in 0...bytes.count {
+                for variant in [Array(bytes[..<index]), Array(bytes[..<index]) + [0x00] + bytes[index...]] {
+                    let data = Data(variant)
+                    let tape = Result(catching: { () throws(DocumentError) -> JSONValue in try JSONValue.parse(data) })
+                    let oracle = Result(catching: { () throws(DocumentError) -> JSONValue in
+                        try OracleJSONParser.parse(data)
+                    })
+                    #expect(tape == oracle, "\(variant)")
+                }
+            }
+        }
+    }
+
+    /// Duplicate keys are found by fingerprint and walk among an object's first keys and by a set beyond:
+    /// every position of a repeated key, and objects of distinct keys, of every size across the switch.
+    @Test func duplicateKeysAreFoundAtEveryPositionAndSize() {
+        for size in 1...30 {
+            let keys = (0..<size).map { #""k\#($0 % 3 == 0 ? "ey" : "")\#($0)""# }
+            for repeated in [nil] + Array(0..<size) {
+                let members = (keys + (repeated.map { [keys[$0]] } ?? [])).map { $0 + ":1" }
+                let data = Data(("{" + members.joined(separator: ",") + "}").utf8)
+                let tape = Result(catching: { () throws(DocumentError) -> JSONValue in try JSONValue.parse(data) })
+                let oracle = Result(catching: { () throws(DocumentError) -> JSONValue in
+                    try OracleJSONParser.parse(data)
+                })
+                #expect(tape == oracle, "\(String(decoding: data, as: UTF8.self))")
+                if case .success = tape { #expect(repeated == nil) }
+            }
+        }
+    }
+}

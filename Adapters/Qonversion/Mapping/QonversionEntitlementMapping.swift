@@ -9,9 +9,13 @@ extension Entitlement {
     /// dates say. Ownership, sandbox and the refund date
     /// come from the latest transaction (by transaction date); with no transactions they are unknown,
     /// false and `nil`.
-    init(qonversion wire: QonversionWireEntitlement, at instant: Date) {
+    init(qonversion wire: borrowing QonversionWireEntitlement, at instant: Date) {
         let ordered = wire.transactions.oldestFirst()
-        let latest = ordered.last
+        // Its fields read in place (by index, not `ordered.last`, which copies the whole transaction).
+        let latest = ordered.indices.last
+        var transactions: [Transaction] = []
+        transactions.reserveCapacity(ordered.count)
+        for index in ordered.indices { transactions.append(Transaction(qonversion: ordered[index])) }
         self.init(
             id: wire.id,
             productId: wire.productId,
@@ -19,19 +23,19 @@ extension Entitlement {
             periodType: PeriodType(qonversion: wire.currentPeriodType),
             store: Store(qonversionSource: wire.source),
             storeRaw: wire.source,
-            isSandbox: Environment(qonversion: latest?.environment) == .sandbox,
+            isSandbox: Environment(qonversion: latest.flatMap { ordered[$0].environment }) == .sandbox,
             grantType: GrantType(qonversion: wire.grantType),
-            ownershipType: OwnershipType(qonversion: latest?.ownershipType),
+            ownershipType: OwnershipType(qonversion: latest.flatMap { ordered[$0].ownershipType }),
             originalPurchaseDate: wire.startedDate,
             firstPurchaseDate: wire.firstPurchaseDate,
             latestPurchaseDate: wire.lastPurchaseDate,
             trialStartDate: wire.trialStartDate,
             expirationDate: wire.expirationDate,
             unsubscribeDetectedAt: wire.autoRenewDisableDate,
-            refundedAt: latest?.revokeDate,
+            refundedAt: latest.flatMap { ordered[$0].revokeDate },
             renewsCount: wire.renewsCount,
             lastActivatedOfferCode: wire.lastActivatedOfferCode,
-            transactions: ordered.map(Transaction.init(qonversion:)),
+            transactions: transactions,
             denial: wire.activeFlag.isActive ? nil : Denial(.vendorInactive, raw: wire.activeFlag.spelling),
             at: instant
         )
@@ -41,7 +45,7 @@ extension Entitlement {
 extension Transaction {
     /// Maps one `store_transactions` element. Qonversion sends no product id or store per
     /// transaction, so those stay `nil` / `unknown` rather than being copied from the entitlement.
-    init(qonversion wire: QonversionWireTransaction) {
+    init(qonversion wire: borrowing QonversionWireTransaction) {
         self.init(
             transactionId: wire.transactionId,
             originalTransactionId: wire.originalTransactionId,

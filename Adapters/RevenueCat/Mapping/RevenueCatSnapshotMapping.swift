@@ -26,7 +26,7 @@ extension RevenueCatResponse {
             managementURL: subscriber.managementURL,
             originalApplicationVersion: subscriber.originalApplicationVersion,
             originalPurchaseDate: subscriber.originalPurchaseDate,
-            entitlements: entitlements,
+            entitlements: consume entitlements,
             nonSubscriptionTransactions: subscriber.nonSubscriptionPurchasesOldestFirst.map(
                 Transaction.init(revenueCatOneTime:))
         )
@@ -39,7 +39,11 @@ extension Entitlement {
     /// Access and its end come from the entitlement's own `expires_date` (the server's verdict, which
     /// already includes store grace periods and refund revocations); everything about how it was bought
     /// comes from the joined purchase.
-    init(revenueCat record: RevenueCatEntitlementRecord, joined purchase: RevenueCatPurchase, at instant: Date) {
+    init(
+        revenueCat record: borrowing RevenueCatEntitlementRecord, joined purchase: borrowing RevenueCatPurchase,
+        at instant: Date
+    ) {
+        // Taken out of the purchase once and lent to the rules below: each `purchase.subscription` copies it.
         let subscription = purchase.subscription
         let store = Store(revenueCat: purchase.store)
         // A one-time purchase has no period; RevenueCat calls it normal.
@@ -51,7 +55,7 @@ extension Entitlement {
             productId: record.productIdentifier,
             productPlanId: subscription?.productPlanIdentifier,
             renewState: .revenueCat(
-                expirationDate: record.expiresDate, purchase: purchase, store: store, periodType: periodType),
+                expirationDate: record.expiresDate, subscription: subscription, store: store, periodType: periodType),
             periodType: periodType,
             store: store,
             storeRaw: purchase.store.text,
@@ -68,8 +72,8 @@ extension Entitlement {
             refundedAt: subscription?.refundedAt,
             transactions: [
                 Transaction(
-                    revenueCatJoined: purchase, productId: record.productIdentifier, periodType: periodType,
-                    store: store, ownershipType: ownershipType)
+                    revenueCatJoined: purchase, subscription: subscription, productId: record.productIdentifier,
+                    periodType: periodType, store: store, ownershipType: ownershipType)
             ],
             at: instant
         )
@@ -79,13 +83,12 @@ extension Entitlement {
 extension RenewState {
     /// The unified RevenueCat rule: no expiration date, a one-time purchase, a `promotional` store or a
     /// `prepaid` period → `nonRenewable`; else a billing issue → `billingIssue`; else an unsubscribe →
-    /// `cancelled`; else `willRenew`. The expiration date is the entitlement's, the one the snapshot shows.
-    static func revenueCat(expirationDate: Date?, purchase: RevenueCatPurchase, store: Store, periodType: PeriodType)
-        -> RenewState
-    {
-        guard let subscription = purchase.subscription, expirationDate != nil, store != .promotional,
-            periodType != .prepaid
-        else {
+    /// `cancelled`; else `willRenew`. The expiration date is the entitlement's, the one the snapshot shows;
+    /// `subscription` is the joined purchase's, `nil` for a one-time purchase.
+    static func revenueCat(
+        expirationDate: Date?, subscription: RevenueCatSubscription?, store: Store, periodType: PeriodType
+    ) -> RenewState {
+        guard let subscription, expirationDate != nil, store != .promotional, periodType != .prepaid else {
             return .nonRenewable
         }
         if subscription.billingIssuesDetectedAt != nil { return .billingIssue }
@@ -100,30 +103,33 @@ extension TransactionType {
     /// bought several times may be either); a `trial` period → `trialStarted`; an `intro` period →
     /// `introStarted`; otherwise `subscriptionStarted` when the period began the subscription
     /// (`purchase_date == original_purchase_date`), `subscriptionRenewed` when it began later, and
-    /// `unknown` without an `original_purchase_date` to tell.
-    static func revenueCat(purchase: RevenueCatPurchase, periodType: PeriodType) -> TransactionType {
-        guard purchase.subscription != nil else { return .unknown }
+    /// `unknown` without an `original_purchase_date` to tell. `subscription` is the joined purchase's, `nil`
+    /// for a one-time purchase.
+    static func revenueCat(subscription: RevenueCatSubscription?, periodType: PeriodType) -> TransactionType {
+        guard let subscription else { return .unknown }
         if periodType == .trial { return .trialStarted }
         if periodType == .intro { return .introStarted }
-        guard let original = purchase.originalPurchaseDate else { return .unknown }
-        return original == purchase.purchaseDate ? .subscriptionStarted : .subscriptionRenewed
+        guard let original = subscription.originalPurchaseDate else { return .unknown }
+        return original == subscription.purchaseDate ? .subscriptionStarted : .subscriptionRenewed
     }
 }
 
 extension Transaction {
-    /// The transaction synthesized for an entitlement from its joined purchase's latest period.
+    /// The transaction synthesized for an entitlement from its joined purchase's latest period; `subscription`
+    /// is the purchase's subscription, `nil` for a one-time purchase.
     init(
-        revenueCatJoined purchase: RevenueCatPurchase, productId: String, periodType: PeriodType, store: Store,
-        ownershipType: OwnershipType
+        revenueCatJoined purchase: borrowing RevenueCatPurchase, subscription: RevenueCatSubscription?,
+        productId: String,
+        periodType: PeriodType, store: Store, ownershipType: OwnershipType
     ) {
         self.init(
             transactionId: purchase.storeTransactionId,
             originalTransactionId: Self.revenueCatOriginalTransactionId(of: purchase),
             productId: productId,
-            type: .revenueCat(purchase: purchase, periodType: periodType),
+            type: .revenueCat(subscription: subscription, periodType: periodType),
             transactionDate: purchase.purchaseDate,
-            expirationDate: purchase.subscription?.expiresDate,
-            revocationDate: purchase.subscription?.refundedAt,
+            expirationDate: subscription?.expiresDate,
+            revocationDate: subscription?.refundedAt,
             environment: Environment(revenueCatSandbox: purchase.isSandbox),
             ownershipType: ownershipType,
             store: store
@@ -133,8 +139,8 @@ extension Transaction {
     /// One element of `non_subscriptions`.
     init(revenueCatOneTime purchase: RevenueCatNonSubscription) {
         self.init(
-            revenueCatJoined: .nonSubscription(purchase), productId: purchase.productId, periodType: .normal,
-            store: Store(revenueCat: purchase.store), ownershipType: .purchased)
+            revenueCatJoined: .nonSubscription(purchase), subscription: nil, productId: purchase.productId,
+            periodType: .normal, store: Store(revenueCat: purchase.store), ownershipType: .purchased)
     }
 
     /// The v1 body names only the latest store transaction. When that transaction opened the chain

@@ -61,18 +61,18 @@ struct CanonicalJSONEncoder: ~Copyable {
 
     // Keys in UTF-8 byte order, as the canonical writer sorts them.
     mutating func write(_ snapshot: EntitlementSnapshot) {
-        // The entitlements copied out of the dictionary once and sorted in place by id (each key is its
-        // entitlement's id): every read of a dictionary value copies the whole entitlement, and
-        // `activeEntitlementIds` and `entitlements` both walk them. Sorting moves them; comparing borrows.
-        var sorted = Array(snapshot.entitlements.values)
-        sorted.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        // The dictionary's positions sorted by id (each key is its entitlement's id), and each entitlement read
+        // where it is: reading a dictionary value copies the whole entitlement, and so does handing an element of
+        // a copied-out array to `write`, so the value is read once, straight into `write`.
+        let entitlements = snapshot.entitlements
+        var sorted = Array(entitlements.indices)
+        sorted.sort { entitlements.keys[$0].utf8.lexicographicallyPrecedes(entitlements.keys[$1].utf8) }
         member(.activeEntitlementIds, first: true)
-        // By index: a `for … in` over the array copies each entitlement out of it.
         var isFirst = true
-        for index in sorted.indices where sorted[index].isActive {
+        for index in sorted where entitlements.values[index].isActive {
             put(isFirst ? UInt8(ascii: "[") : UInt8(ascii: ","))
             isFirst = false
-            string(sorted[index].id)
+            string(entitlements.keys[index])
         }
         if isFirst { put(UInt8(ascii: "[")) }
         put(UInt8(ascii: "]"))
@@ -85,11 +85,11 @@ struct CanonicalJSONEncoder: ~Copyable {
         string(snapshot.appUserId)
         member(.entitlements)
         if sorted.isEmpty { put(UInt8(ascii: "{")) }
-        for index in sorted.indices {
-            put(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            string(sorted[index].id)
+        for (position, index) in sorted.enumerated() {
+            put(position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            string(entitlements.keys[index])
             put(UInt8(ascii: ":"))
-            write(sorted[index])
+            write(entitlements.values[index])
         }
         put(UInt8(ascii: "}"))
         member(.evaluatedAt)
@@ -341,7 +341,16 @@ struct CanonicalJSONEncoder: ~Copyable {
     /// camelCase literals.
     private mutating func value(_ value: (some OpenEnumeration)?) {
         guard let value else { return raw("null") }
-        let text = value.canonicalRawValue
+        self.value(value)
+    }
+
+    /// ``OpenEnumeration/canonicalRawValue`` of a value that is there, its raw value lent rather than copied out.
+    private mutating func value<Value: OpenEnumeration>(_ value: Value) {
+        if value.isKnown { literal(value.rawValue) } else { literal(Value.unknown.rawValue) }
+    }
+
+    /// `text` between quotes without looking for bytes to escape: one of the schema's own literals.
+    private mutating func literal(_ text: String) {
         let written: Void? = text.utf8.withContiguousStorageIfAvailable { quoted($0) }
         if written == nil { string(text) }
     }
@@ -455,23 +464,27 @@ struct CanonicalJSONEncoder: ~Copyable {
             return
         }
         let (year, month, day, millisecondOfDay) = CivilCalendar.components(ofMilliseconds: milliseconds)
+        // The year (1…9999) and the time of day in 32 bits, whose divisions by constants are the cheapest.
+        let (seconds, fraction) = UInt32(truncatingIfNeeded: millisecondOfDay).quotientAndRemainder(dividingBy: 1000)
+        let (hour, secondOfHour) = seconds.quotientAndRemainder(dividingBy: 3600)
+        let (minute, second) = secondOfHour.quotientAndRemainder(dividingBy: 60)
+        let (century, yearOfCentury) = UInt32(truncatingIfNeeded: year).quotientAndRemainder(dividingBy: 100)
         // `"YYYY-MM-DDTHH:MM:SS.sssZ"` at most: written in place in one reservation.
         let start = reserve(26)
         start[0] = UInt8(ascii: "\"")
-        Self.twoDigits(year / 100, at: start + 1)
-        Self.twoDigits(year % 100, at: start + 3)
+        Self.twoDigits(century, at: start + 1)
+        Self.twoDigits(yearOfCentury, at: start + 3)
         start[5] = UInt8(ascii: "-")
-        Self.twoDigits(month, at: start + 6)
+        Self.twoDigits(UInt32(truncatingIfNeeded: month), at: start + 6)
         start[8] = UInt8(ascii: "-")
-        Self.twoDigits(day, at: start + 9)
+        Self.twoDigits(UInt32(truncatingIfNeeded: day), at: start + 9)
         start[11] = UInt8(ascii: "T")
-        Self.twoDigits(millisecondOfDay / 3_600_000, at: start + 12)
+        Self.twoDigits(hour, at: start + 12)
         start[14] = UInt8(ascii: ":")
-        Self.twoDigits(millisecondOfDay / 60_000 % 60, at: start + 15)
+        Self.twoDigits(minute, at: start + 15)
         start[17] = UInt8(ascii: ":")
-        Self.twoDigits(millisecondOfDay / 1000 % 60, at: start + 18)
+        Self.twoDigits(second, at: start + 18)
         var length = 20
-        let fraction = millisecondOfDay % 1000
         if fraction != 0 {
             start[20] = UInt8(ascii: ".")
             start[21] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction / 100)
@@ -483,11 +496,23 @@ struct CanonicalJSONEncoder: ~Copyable {
         commit(length + 2)
     }
 
-    /// `value` (0…99) as two decimal digits at `cursor`.
+    /// `value` (0…99) as two decimal digits at `cursor`, copied from the table of the hundred pairs.
     @inline(__always)
-    private static func twoDigits(_ value: Int64, at cursor: UnsafeMutablePointer<UInt8>) {
-        cursor[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
-        cursor[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+    private static func twoDigits(_ value: UInt32, at cursor: UnsafeMutablePointer<UInt8>) {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start).loadUnaligned(
+            fromByteOffset: 2 * Int(value), as: UInt16.self)
+        UnsafeMutableRawPointer(cursor).storeBytes(of: pairs, as: UInt16.self)
+    }
+
+    /// `00`, `01`, … `99`: a constant in the binary (computed, so no lazy initialization guards it).
+    private static var digitPairs: StaticString {
+        """
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `minimumWidth`.

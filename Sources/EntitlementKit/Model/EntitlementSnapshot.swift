@@ -86,8 +86,9 @@ public struct EntitlementSnapshot: Sendable, Hashable {
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
         // Each entitlement moved, not copied, into the dictionary and judged in place: taken from the back of
-        // the list, so an id already placed came later in `entitlements`, and that one is kept.
-        var pending = entitlements
+        // the list, so an id already placed came later in `entitlements`, and that one is kept. The list is
+        // consumed, so that taking from it does not first copy all of it.
+        var pending = consume entitlements
         var byId = [String: Entitlement](minimumCapacity: pending.count)
         while var entitlement = pending.popLast() {
             entitlement.evaluatedAt = evaluatedAt

@@ -25,7 +25,18 @@ extension OpenEnumeration {
     public var description: String { rawValue }
 
     /// Whether this value is one of ``knownValues``.
-    public var isKnown: Bool { Self.knownValues.contains(self) }
+    public var isKnown: Bool {
+        let known = Self.knownValues
+        // The writer asks this of every enumeration it writes, nearly always of a listed value made from its
+        // constant: comparing only the listed values of the same UTF-8 length finds it without `String`'s
+        // Unicode-aware comparison of every value listed before it. Without such a match, the full check decides
+        // (a string can equal one of another length).
+        let length = rawValue.utf8.count
+        for index in known.indices where known[index].rawValue.utf8.count == length && known[index] == self {
+            return true
+        }
+        return known.contains(self)
+    }
 
     /// The raw value when it is one of ``knownValues``, otherwise `"unknown"`: what the unified JSON holds.
     public var canonicalRawValue: String { isKnown ? rawValue : Self.unknown.rawValue }
