@@ -8,9 +8,8 @@ import Foundation
 /// ``JSONValue/maximumNestingDepth``, lone surrogate escapes, numbers out of range. The path is kept as
 /// tape indices while reading and spelled out only for an error.
 struct JSONTapeBuilder: ~Copyable {
-    /// The zero bytes the text must be followed by. The scanners read up to eight bytes at a time and stop at
-    /// a zero byte without a bounds check per byte; only on the way to an error is a stop at the end told
-    /// apart from a NUL byte in the text.
+    /// The zero bytes the text must be followed by: scans (eight bytes at a time) stop at one instead of checking
+    /// bounds per byte, and tell the end from a NUL byte in the text only on the way to an error.
     static let padding = 8
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The text's first byte, read without bounds checks: every scan stops at the padding.
@@ -49,6 +48,7 @@ struct JSONTapeBuilder: ~Copyable {
         if position < bytes.count { throw failure("unexpected \(describeCurrent()) after the end of the document") }
     }
 
+    @inline(__always)
     private mutating func parseValue(depth: Int) throws(DocumentError) {
         switch text[position] {
         case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
@@ -355,6 +355,7 @@ struct JSONTapeBuilder: ~Copyable {
     }
 
     /// `true`, `false` or `null` (its first byte already seen), its last four bytes compared as one word.
+    @inline(__always)
     private mutating func expectLiteral(_ literal: StaticString, _ kind: JSONDocument.Kind) throws(DocumentError) {
         let count = literal.utf8CodeUnitCount
         // The padding keeps four bytes readable from any offset in the text.
