@@ -68,11 +68,6 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(kind: kind, path: path, value: JSONWriter.compactText(of: value), reason: reason)
     }
 
-    /// A `missingField` error for member `key` of the object at `path`.
-    @usableFromInline static func missing(_ key: String, in path: JSONPath) -> DocumentError {
-        DocumentError(kind: .missingField, path: path.appending(key), reason: "is required but missing")
-    }
-
     /// One line, path first: `subscriber.entitlements.pro.expires_date: "next tuesday" is not an ISO 8601 date`.
     /// A syntax error in a multi-line document ends with the line it was found on: `… (line 7)`.
     public var description: String {

@@ -260,15 +260,13 @@ import Foundation
     }
 
     @inlinable func member(utf8 name: UnsafeBufferPointer<UInt8>, ofObjectAt index: Int) -> Int? {
-        guard name.count < Self.lengthLimit, Self.isPlainASCII(name), let words = tape.baseAddress,
-            let text = bytes.baseAddress
-        else {
+        guard name.count < Self.lengthLimit, let words = tape.baseAddress, let text = bytes.baseAddress else {
             return member(decoded: name, ofObjectAt: index)
         }
         // A plain key's kind and length against the name's in one comparison; a key of any other kind, or
-        // too long for its length field, is compared as a string.
-        let target = Kind.asciiString.rawValue << 60 | UInt64(name.count) << 32
-        let saturated = Kind.asciiString.rawValue << 60 | UInt64(Self.lengthLimit) << 32
+        // too long for its length field (its head outside the plain keys' range), is compared as a string.
+        let plain = Kind.asciiString.rawValue << 60
+        let target = plain | UInt64(name.count) << 32
         let end = index + 1 + Self.offset(of: words[index])
         var key = index + 1
         while key < end {
@@ -278,13 +276,15 @@ import Foundation
                 if Self.sameBytes(UnsafeBufferPointer(start: text + Self.offset(of: word), count: name.count), name) {
                     return key + 1
                 }
-            } else if head >> 60 != Kind.asciiString.rawValue || head == saturated {
+            } else if head &- plain >= UInt64(Self.lengthLimit) << 32 {
                 if Self.decodedString(word, in: bytes) == String(decoding: name, as: UTF8.self) { return key + 1 }
             }
-            let value = words[key + 1]
-            key += Self.isContainer(value) ? 2 + Self.offset(of: value) : 2
+            // Wrapping arithmetic: the tape's own offsets, from the one validating pass, cannot overflow.
+            let value = words[key &+ 1]
+            key &+= 2 &+ (Self.isContainer(value) ? Self.offset(of: value) : 0)
         }
-        return nil
+        // A name that is not plain ASCII may equal a plain key as a string (the Kelvin sign and `K`).
+        return Self.isPlainASCII(name) ? nil : member(decoded: name, ofObjectAt: index)
     }
 
     /// ``member(_:ofObjectAt:)`` for a name that is not plain ASCII: every key compared as a string.
@@ -343,16 +343,16 @@ import Foundation
 
     // MARK: Values
 
-    /// The integer at `index` (an `.integer` word).
+    /// The integer at `index` (an `.integer` word, whose length is exact: it fits 64 bits, so 20 characters at most).
     func integer(at index: Int) -> Int64 {
-        let text = self.text(at: index)
-        guard text.count <= 19, let base = text.baseAddress else {
-            return Int64(String(decoding: text, as: UTF8.self)) ?? 0
+        let (start, count) = (Self.offset(of: tape[index]), Self.storedLength(of: tape[index]))
+        guard count <= 19, let base = bytes.baseAddress.map({ $0 + start }) else {
+            return Int64(String(decoding: text(at: index), as: UTF8.self)) ?? 0
         }
         // Up to 19 characters: at most 18 digits after a sign, or 19 the tape builder found to fit.
         let negative = base.pointee == UInt8(ascii: "-")
         var value: Int64 = 0
-        for offset in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
+        for offset in (negative ? 1 : 0)..<count { value = value &* 10 &+ Int64(base[offset] &- 0x30) }
         return negative ? -value : value
     }
 

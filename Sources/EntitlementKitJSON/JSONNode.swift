@@ -117,7 +117,7 @@ public struct JSONNode: Sendable, Hashable {
     /// The member `key`; absent or `null` is a `missingField` error.
     @inlinable public func required(_ key: String) throws(DocumentError) -> JSONNode {
         guard let node = try optional(key) else {
-            throw DocumentError.missing(key, in: path)
+            throw DocumentError(kind: .missingField, path: path.appending(key), reason: "is required but missing")
         }
         return node
     }

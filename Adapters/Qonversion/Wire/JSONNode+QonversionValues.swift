@@ -6,6 +6,16 @@ import Foundation
 // they decide no access, so a value of the wrong type reads as "not recognised", like an unknown string.
 
 extension JSONNode {
+    /// The entitlement id of an element: required, a non-empty string. An element without one could be
+    /// any entitlement, so it fails the document rather than being skipped.
+    func qonversionEntitlementId() throws(DocumentError) -> (id: String, node: JSONNode) {
+        let node = try required(Field.id)
+        guard let id = try node.identifier() else {
+            throw node.invalid("is empty: an entitlement element needs an id")
+        }
+        return (id, node)
+    }
+
     /// The server's activity flag: `0`/`1` on v1, a JSON boolean on the REST APIs; both are accepted
     /// everywhere. Any other number is refused rather than read as "non-zero means active".
     func qonversionFlag() throws(DocumentError) -> QonversionActiveFlag {
@@ -31,23 +41,11 @@ extension JSONNode {
         guard let number = try? self.number(), number.rounded() == number, abs(number) < 1e15 else { return .name("") }
         return .code(Int64(number))
     }
-}
-
-extension JSONObject {
-    /// The entitlement id of an element: required, a non-empty string. An element without one could be
-    /// any entitlement, so it fails the document rather than being skipped.
-    func qonversionEntitlementId() throws(DocumentError) -> (id: String, node: JSONNode) {
-        let node = try required(Field.id)
-        guard let id = try node.identifier() else {
-            throw node.invalid("is empty: an entitlement element needs an id")
-        }
-        return (id, node)
-    }
 
     /// The member `key` when it is a string; `nil` when absent, `null` or of another JSON type. For
     /// enumerations only, which map every unreadable value to `unknown` and never fail a document.
-    func optionalEnumerationString(_ key: String) -> String? {
-        optional(key)?.stringValue
+    func optionalEnumerationString(_ key: String) throws(DocumentError) -> String? {
+        try optional(key)?.stringValue
     }
 
     /// The member `key` as a store transaction id, `nil` when absent, `null` or empty. Servers answering
@@ -55,7 +53,7 @@ extension JSONObject {
     /// string (`2000000123456789` → `"2000000123456789"`). A fraction, a negative number or any other type is
     /// not an id and fails the document.
     func optionalTransactionIdentifier(_ key: String) throws(DocumentError) -> String? {
-        guard let node = optional(key) else { return nil }
+        guard let node = try optional(key) else { return nil }
         switch node.kind {
         case .number where node.isInteger:
             let number = try node.integer()
@@ -79,7 +77,7 @@ extension JSONObject {
     /// The member `key` as a count, `nil` when absent or `null`. At most `Int32.max`, the largest count the
     /// unified form stores, so every accepted response can be stored and read back.
     func optionalCount(_ key: String) throws(DocumentError) -> Int? {
-        guard let node = optional(key) else { return nil }
+        guard let node = try optional(key) else { return nil }
         let count = try node.integer()
         guard count >= 0 else { throw node.invalid("must not be negative") }
         guard count <= Int64(Int32.max) else { throw node.invalid("is larger than any count (2147483647)") }
@@ -87,7 +85,9 @@ extension JSONObject {
     }
 
     /// The member `key` as an object, `nil` when absent or `null`.
-    func optionalObject(_ key: String) throws(DocumentError) -> JSONObject? {
-        try optional(key)?.object()
+    func optionalObject(_ key: String) throws(DocumentError) -> JSONNode? {
+        guard let node = try optional(key) else { return nil }
+        guard node.kind == .object else { throw node.typeMismatch("an object") }
+        return node
     }
 }

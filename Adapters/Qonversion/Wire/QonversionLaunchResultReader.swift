@@ -7,14 +7,15 @@ import EntitlementKit
 /// integer code. The product catalogue, offerings and `products_permissions` are not entitlements and
 /// are not read.
 enum QonversionLaunchResultReader {
-    static func read(_ document: JSONNode) throws(DocumentError) -> QonversionWireDocument {
-        let root = try document.object()
-        if let success = root.optional(Field.success), try success.bool() == false {
+    static func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
+        try root.requireObject()
+        if let success = try root.optional(Field.success), try success.bool() == false {
             throw DocumentError(
                 kind: .vendorError, path: success.path, offending: success.value,
-                reason: "means the request failed\(serverMessage(document))")
+                reason: "means the request failed\(serverMessage(root))")
         }
-        let data = try root.required(Field.data).object()
+        let data = try root.required(Field.data)
+        try data.requireObject()
         // Both SDKs read an absent list as "no entitlements" (it grants nothing); `null` or any other
         // type is malformed.
         let permissions: [JSONNode]
@@ -39,18 +40,18 @@ enum QonversionLaunchResultReader {
         )
     }
 
-    static func entitlement(_ node: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
-        let element = try node.object()
+    static func entitlement(_ element: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
+        try element.requireObject()
         let (id, idNode) = try element.qonversionEntitlementId()
         var entitlement = QonversionWireEntitlement(
             id: id,
             idNode: idNode,
             activeFlag: try element.required(Field.active).qonversionFlag(),
             productId: try element.optionalIdentifier(Field.associatedProduct),
-            renewState: element.optional(Field.renewState).map { $0.qonversionRenewState() },
-            source: element.optionalEnumerationString(Field.source),
-            currentPeriodType: element.optionalEnumerationString(Field.currentPeriodType),
-            grantType: element.optionalEnumerationString(Field.grantType),
+            renewState: try element.optional(Field.renewState).map { $0.qonversionRenewState() },
+            source: try element.optionalEnumerationString(Field.source),
+            currentPeriodType: try element.optionalEnumerationString(Field.currentPeriodType),
+            grantType: try element.optionalEnumerationString(Field.grantType),
             startedDate: try element.optionalEpochSeconds(Field.startedTimestamp),
             expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
             trialStartDate: try element.optionalEpochSeconds(Field.trialStartTimestamp),
@@ -60,7 +61,7 @@ enum QonversionLaunchResultReader {
             renewsCount: try element.optionalCount(Field.renewsCount),
             lastActivatedOfferCode: try element.optionalIdentifier(Field.lastActivatedOfferCode)
         )
-        if let list = element.optional(Field.storeTransactions) {
+        if let list = try element.optional(Field.storeTransactions) {
             let transactions = try list.elements()
             entitlement.transactions.reserveCapacity(transactions.count)
             for transaction in transactions {
@@ -70,8 +71,8 @@ enum QonversionLaunchResultReader {
         return entitlement
     }
 
-    static func transaction(_ node: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
-        let element = try node.object()
+    static func transaction(_ element: JSONNode) throws(DocumentError) -> QonversionWireTransaction {
+        try element.requireObject()
         return QonversionWireTransaction(
             transactionId: try element.optionalTransactionIdentifier(Field.transactionId),
             originalTransactionId: try element.optionalTransactionIdentifier(Field.originalTransactionId),
@@ -80,9 +81,9 @@ enum QonversionLaunchResultReader {
             expirationDate: try element.optionalEpochSeconds(Field.expirationTimestamp),
             // `…_revoke_…`, not `…_revocation_…`: the key the server and both SDKs use.
             revokeDate: try element.optionalEpochSeconds(Field.transactionRevokeTimestamp),
-            environment: element.optionalEnumerationString(Field.environment),
-            ownershipType: element.optionalEnumerationString(Field.ownershipType),
-            type: element.optionalEnumerationString(Field.type)
+            environment: try element.optionalEnumerationString(Field.environment),
+            ownershipType: try element.optionalEnumerationString(Field.ownershipType),
+            type: try element.optionalEnumerationString(Field.type)
         )
     }
 

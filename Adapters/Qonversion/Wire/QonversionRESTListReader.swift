@@ -32,9 +32,9 @@ struct QonversionRESTListReader {
         activeKey: Field.isActive, startedKey: Field.startedAt, expiresKey: Field.expiresAt, dateEncoding: .rfc3339,
         refusesPartialLists: true)
 
-    func read(_ document: JSONNode) throws(DocumentError) -> QonversionWireDocument {
-        let root = try document.object()
-        if refusesPartialLists, let hasMore = root.optional(Field.hasMore), try hasMore.bool() {
+    func read(_ root: JSONNode) throws(DocumentError) -> QonversionWireDocument {
+        try root.requireObject()
+        if refusesPartialLists, let hasMore = try root.optional(Field.hasMore), try hasMore.bool() {
             throw hasMore.invalid(
                 "means this is one page of a longer list; a partial list cannot say what the customer holds")
         }
@@ -45,8 +45,8 @@ struct QonversionRESTListReader {
         return QonversionWireDocument(entitlements: entitlements)
     }
 
-    private func entitlement(_ node: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
-        let item = try node.object()
+    private func entitlement(_ item: JSONNode) throws(DocumentError) -> QonversionWireEntitlement {
+        try item.requireObject()
         let (id, idNode) = try item.qonversionEntitlementId()
         let product = try QonversionRESTProduct(item: item)
         return QonversionWireEntitlement(
@@ -55,14 +55,14 @@ struct QonversionRESTListReader {
             activeFlag: try item.required(activeKey).qonversionFlag(),
             productId: product.productId,
             renewState: product.renewState,
-            source: item.optionalEnumerationString(Field.source),
+            source: try item.optionalEnumerationString(Field.source),
             currentPeriodType: product.currentPeriodType,
             startedDate: try date(item, startedKey),
             expirationDate: try date(item, expiresKey)
         )
     }
 
-    private func date(_ item: JSONObject, _ key: String) throws(DocumentError) -> Date? {
+    private func date(_ item: JSONNode, _ key: String) throws(DocumentError) -> Date? {
         switch dateEncoding {
         case .epochSeconds: try item.optionalEpochSeconds(key)
         case .rfc3339: try item.optionalDate(key)

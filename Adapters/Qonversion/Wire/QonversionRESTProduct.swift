@@ -10,11 +10,11 @@ struct QonversionRESTProduct: Sendable, Hashable {
     var currentPeriodType: String?
 
     /// Reads `item.product`; an absent product reads as all `nil`.
-    init(item: JSONObject) throws(DocumentError) {
+    init(item: JSONNode) throws(DocumentError) {
         guard let product = try item.optionalObject(Field.product) else { return }
         productId = try product.optionalIdentifier(Field.productId)
         guard let subscription = try product.optionalObject(Field.subscription) else { return }
-        renewState = subscription.optional(Field.renewState).map { $0.qonversionRenewState() }
-        currentPeriodType = subscription.optionalEnumerationString(Field.currentPeriodType)
+        renewState = try subscription.optional(Field.renewState).map { $0.qonversionRenewState() }
+        currentPeriodType = try subscription.optionalEnumerationString(Field.currentPeriodType)
     }
 }

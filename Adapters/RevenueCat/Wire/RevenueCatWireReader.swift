@@ -12,8 +12,7 @@ import Foundation
 extension RevenueCatResponse {
     /// Reads a whole response. Unknown members (`schema_version`, `request_date_ms`, `other_purchases`,
     /// `subscriber_attributes`, `price`, …) are ignored.
-    init(reading node: JSONNode) throws(DocumentError) {
-        let root = try node.object()
+    init(reading root: JSONNode) throws(DocumentError) {
         let subscriber = try root.required(Field.subscriber)
         requestDate = try root.required(Field.requestDate).date()
         self.subscriber = try RevenueCatSubscriber(reading: subscriber)
@@ -21,8 +20,7 @@ extension RevenueCatResponse {
 }
 
 extension RevenueCatSubscriber {
-    init(reading subscriber: JSONNode) throws(DocumentError) {
-        let node = try subscriber.object()
+    init(reading node: JSONNode) throws(DocumentError) {
         originalAppUserId = try node.required(Field.originalAppUserId).string()
         firstSeen = try node.required(Field.firstSeen).date()
         managementURL = ManagementURL.parse(node.member(Field.managementURL))
@@ -55,8 +53,7 @@ extension RevenueCatSubscriber {
 }
 
 extension RevenueCatSubscription {
-    init(reading subscription: JSONNode, productId: String) throws(DocumentError) {
-        let node = try subscription.object()
+    init(reading node: JSONNode, productId: String) throws(DocumentError) {
         self.productId = productId
         purchaseDate = try node.required(Field.purchaseDate).date()
         originalPurchaseDate = try node.optional(Field.originalPurchaseDate)?.date()
@@ -75,8 +72,7 @@ extension RevenueCatSubscription {
 }
 
 extension RevenueCatNonSubscription {
-    init(reading purchase: JSONNode, productId: String, index: Int) throws(DocumentError) {
-        let node = try purchase.object()
+    init(reading node: JSONNode, productId: String, index: Int) throws(DocumentError) {
         self.productId = productId
         self.index = index
         storeTransactionId = try node.optional(Field.storeTransactionId)?.identifier()
@@ -88,8 +84,7 @@ extension RevenueCatNonSubscription {
 }
 
 extension RevenueCatEntitlementRecord {
-    init(reading entitlement: JSONNode, id: String) throws(DocumentError) {
-        let node = try entitlement.object()
+    init(reading node: JSONNode, id: String) throws(DocumentError) {
         self.id = id
         productIdentifier = try node.required(Field.productIdentifier).string()
         // An absent expiry would read as lifetime access. RevenueCat always sends the key (`null` for
