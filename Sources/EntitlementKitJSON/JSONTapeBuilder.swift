@@ -96,7 +96,7 @@ struct JSONTapeBuilder: ~Copyable {
             }
             position &+= 1
             skipWhitespace()
-            steps[slot] = key
+            steps.base[slot] = key
             try parseValue(depth: depth)
             // A key whose fingerprint bit is clear is unlike every earlier one, without comparing it.
             let print = fingerprintBit(of: word)
@@ -107,7 +107,7 @@ struct JSONTapeBuilder: ~Copyable {
                 throw failure("duplicate key \(JSONPath.quotedKey(name)) makes the object ambiguous")
             }
             seenPrints |= print
-            steps[slot] = Self.betweenMembers
+            steps.base[slot] = Self.betweenMembers
             members &+= 1
             skipWhitespace()
             switch text[position] {
@@ -191,9 +191,9 @@ struct JSONTapeBuilder: ~Copyable {
         var count = 0
         while true {
             skipWhitespace()
-            steps[slot] = -1 - count
+            steps.base[slot] = -1 - count
             try parseValue(depth: depth)
-            steps[slot] = Self.betweenMembers
+            steps.base[slot] = Self.betweenMembers
             count &+= 1
             skipWhitespace()
             switch text[position] {
@@ -214,7 +214,7 @@ struct JSONTapeBuilder: ~Copyable {
         return tape.count - 1
     }
 
-    /// A step slot for a container's members, dropped by ``closeContainer(_:kind:children:)``.
+    /// A container's step slot, written unchecked: it is in the buffer until ``closeContainer(_:kind:children:)``.
     private mutating func openStep() -> Int {
         steps.append(Self.betweenMembers)
         return steps.count - 1
